@@ -1,0 +1,58 @@
+"""Benchmark: resident memory (VmRSS, MB) of vnfm-api and vnfm-conductor
+after load (run_all: after the other benchmarks; alone: after a warm-up of
+1,000 requests and 20 operations). Prints JSON."""
+
+from __future__ import annotations
+
+from _harness import V2, Client, create_instance, emit, make_package
+from _harness import onboard, services
+from op_overhead import INSTANTIATE, run_op
+
+from vnfm.testing.procs import rss_kib
+
+
+def warm_up(svc, requests: int = 1000, ops: int = 20) -> None:
+    """Load both processes: instances, lists, shows, LCM operations."""
+    client = Client(svc.api_url)
+    data, vnfd_id = make_package(hooks=True)
+    onboard(client, data)
+    insts = [create_instance(client, vnfd_id) for _ in range(100)]
+    for i in range(requests - 100):
+        path = '/vnflcm/v2/vnf_instances'
+        if i % 2:
+            path += '/' + insts[i % len(insts)]
+        client.json('GET', path, headers=V2)
+    for inst in insts[:ops]:
+        run_op(client, inst, 'instantiate', INSTANTIATE)
+    client.close()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f'/proc/{pid}/task/{pid}/children', encoding='ascii') as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def run(svc) -> dict:
+    """VmRSS of every service process, in MB. A vnfm-api with several
+    worker processes is reported per worker (``<service>/worker<N>``) and
+    its supervisor as ``<service>``."""
+    out = {}
+    for service, pid in svc.pids.items():
+        out[service] = round(rss_kib(pid) / 1024, 1)
+        for n, child in enumerate(sorted(_children(pid)), 1):
+            out[f'{service}/worker{n}'] = round(rss_kib(child) / 1024, 1)
+    return out
+
+
+def main() -> None:
+    """Start the services, warm them up, print JSON."""
+    with services(conductors=1) as svc:
+        warm_up(svc)
+        emit({'rss_mb': run(svc)})
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,1 @@
+../../noop_vnf/Scripts/record_hook.py

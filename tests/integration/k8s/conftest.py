@@ -1,0 +1,49 @@
+"""Fixtures for tests against the local Kubernetes control plane."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from kubernetes import client
+
+from vnfm.testing.access import api_client
+from vnfm.testing.cluster import LocalCluster
+from vnfm.testing.fixtures import local_k8s  # noqa: F401
+
+from .helpers import Kubectl, eventually
+
+
+@pytest.fixture
+def k8s_api(local_k8s: LocalCluster) -> Iterator[client.ApiClient]:  # noqa: F811
+    """An admin ApiClient of the official client."""
+    with api_client(local_k8s) as api:
+        yield api
+
+
+@pytest.fixture
+def namespace(k8s_api: client.ApiClient) -> Iterator[str]:
+    """A fresh namespace, deleted (with everything in it) after the test."""
+    name = f"t-{uuid.uuid4().hex[:8]}"
+    core = client.CoreV1Api(k8s_api)
+    core.create_namespace({"metadata": {"name": name}})
+
+    def default_sa_has_token() -> bool:
+        try:
+            return bool(
+                core.read_namespaced_service_account("default", name).secrets
+            )
+        except client.ApiException:
+            return False
+
+    # The ServiceAccount admission refuses Pods until the default token exists.
+    eventually(default_sa_has_token, f"default ServiceAccount token in {name}")
+    yield name
+    core.delete_namespace(name)
+
+
+@pytest.fixture
+def kubectl(local_k8s: LocalCluster, namespace: str) -> Kubectl:  # noqa: F811
+    """kubectl 1.20 with the admin kubeconfig, in the test's namespace."""
+    return Kubectl(local_k8s, namespace)

@@ -1,0 +1,52 @@
+"""vnfm-conductor as a process: start-up checks and graceful stop."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+def conductor(tmp_path, extra: str = '') -> subprocess.Popen:
+    conf = tmp_path / 'vnfm.conf'
+    conf.write_text(
+        f'[DEFAULT]\nstate_path = {tmp_path}\ntransport_url = fake://\n'
+        f'host = test-conductor\n'
+        f"[database]\nconnection = sqlite:///{tmp_path / 'db.sqlite'}\n"
+        + extra)
+    return subprocess.Popen(
+        [sys.executable, '-m', 'vnfm.cmd.conductor', '--config-file',
+         str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, start_new_session=True)
+
+
+def test_unknown_infra_driver_stops_start_up(tmp_path):
+    proc = conductor(tmp_path, '[infra]\nenabled_infra_drivers = nopo\n')
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert ("vnfm-conductor cannot start: No driver named 'nopo' in "
+            'vnfm.infra_drivers; installed: ') in out
+
+
+def test_sigterm_stops_gracefully(tmp_path):
+    proc = conductor(tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if 'Conductor test-conductor started' in line:
+                break
+            assert time.monotonic() < deadline, ''.join(lines)
+        else:
+            pytest.fail('conductor exited: ' + ''.join(lines))
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+        assert proc.returncode == 0, out
+        assert 'Conductor test-conductor stopped' in out
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

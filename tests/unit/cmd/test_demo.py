@@ -1,0 +1,15 @@
+"""vnfm-demo's noop scenario: the pieces that need no running service."""
+
+import hashlib
+
+from vnfm.cmd import demo
+from vnfm.csar import read_csar
+
+
+def test_sample_packages_build_and_their_script_is_allow_listed(tmp_path):
+    csars, digests = demo._build_packages(tmp_path, demo._SAMPLES)
+
+    vnfd_ids = {read_csar(p.read_bytes()).vnfd.vnfd_id for p in csars}
+    assert len(vnfd_ids) == 2  # modify moves the instance to another VNFD
+    script = demo._SAMPLES / 'noop_vnf' / 'Scripts' / 'record_hook.py'
+    assert hashlib.sha256(script.read_bytes()).hexdigest() in digests

@@ -1,0 +1,59 @@
+"""vnfm-demo --vim kubernetes: the pieces that need no cluster."""
+
+import io
+import zipfile
+
+import yaml
+
+from vnfm.cmd import demo, demo_cnf, demo_runner
+from vnfm.csar import read_csar
+from vnfm.testing import demo_k8s
+
+
+def test_cnf_samples_build_with_the_ids_the_requests_name(tmp_path):
+    csars = demo_cnf.build_packages(tmp_path, demo._SAMPLES)
+
+    ids = [read_csar(p.read_bytes()).vnfd.vnfd_id for p in csars]
+    assert ids == [demo_k8s.CNF_VNFD_ID, demo_k8s.CNF_V2_VNFD_ID]
+    assert demo_k8s.cnf_change_vnfpkg_request()['vnfdId'] == ids[1]
+    for path in csars:  # every manifest the requests name is in both
+        names = set(zipfile.ZipFile(io.BytesIO(path.read_bytes())).namelist())
+        assert set(demo_k8s.CNF_DEF_FILES) <= names
+
+
+def test_instantiate_request_names_the_registered_vim_or_none():
+    body = demo_k8s.cnf_instantiate_request('ns1', 'vim-1')
+    assert body['additionalParams']['namespace'] == 'ns1'
+    assert body['vimConnectionInfo'] == {'vim1': {
+        'vimId': 'vim-1', 'vimType': 'ETSINFV.KUBERNETES.V_1'}}
+    # Without a VIM id the project's default VIM is used.
+    assert 'vimConnectionInfo' not in demo_k8s.cnf_instantiate_request('ns1')
+
+
+def test_vim_yaml_is_tackers_kubernetes_config_and_private(tmp_path):
+    cluster = demo_k8s.DemoCluster(tmp_path / 'k8s')
+    cluster.cluster.ports = {'apiserver': 6443}
+    cluster.cluster.tokens = {'vnfm-admin': 'tok'}
+    (tmp_path / 'k8s' / 'pki').mkdir(parents=True)
+    cluster.cluster.ca_cert_path.write_text('PEM')
+
+    path = cluster.write_vim_yaml(tmp_path / 'vim.yaml')
+
+    assert yaml.safe_load(path.read_text()) == {
+        'auth_url': 'https://127.0.0.1:6443', 'bearer_token': 'tok',
+        'ssl_ca_cert': 'PEM', 'project_name': 'default',
+        'type': 'kubernetes'}
+    assert path.stat().st_mode & 0o077 == 0
+
+
+def test_kubernetes_is_the_default_vim_and_noop_stays():
+    assert demo._parse_args([]).vim == 'kubernetes'
+    assert demo._parse_args(['--vim', 'noop']).vim == 'noop'
+
+
+def test_vnfm_all_loads_the_kubernetes_driver_when_asked(tmp_path):
+    server = demo_runner.VnfmAll(tmp_path, 1, [], 'noop,kubernetes')
+    assert 'enabled_infra_drivers = noop,kubernetes' in (
+        server.config.read_text())
+    noop = demo_runner.VnfmAll(tmp_path, 1, [])
+    assert 'enabled_infra_drivers = noop\n' in noop.config.read_text()

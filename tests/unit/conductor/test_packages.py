@@ -1,0 +1,156 @@
+"""Onboarding and upload from URI."""
+
+import http.server
+import io
+import threading
+import zipfile
+
+import pytest
+
+from vnfm.conductor import packages
+from vnfm.db import api as db
+from ..lcm.fixtures import onboarded_package, sample_csar
+
+
+def uploaded(data: bytes, state: str = 'PROCESSING', **values) -> dict:
+    row = db.package_create(dict({'onboarding_state': state,
+                                  'operational_state': 'DISABLED',
+                                  'usage_state': 'NOT_IN_USE'}, **values))
+    if data:
+        db.package_content_put(row['id'], data)
+    return row
+
+
+def test_onboarding_fills_the_package_info(db_url):
+    data = sample_csar()
+    pkg = uploaded(data)
+
+    packages.onboard(pkg['id'])
+
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ONBOARDED'
+    assert pkg['operational_state'] == 'ENABLED'
+    assert pkg['vnfd_id'] == 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177'
+    assert (pkg['vnf_provider'], pkg['vnf_product_name']) == (
+        'vnfm', 'Noop Sample VNF')
+    assert (pkg['vnf_software_version'], pkg['vnfd_version']) == ('1.0',
+                                                                  '1.0')
+    assert pkg['package_size'] == len(data)
+    assert pkg['checksum']['algorithm'] == 'SHA-256'
+    assert pkg['software_images'][0]['name'] == 'noop-image-1.0'
+    [artifact] = pkg['additional_artifacts']
+    assert artifact['artifactPath'] == 'Scripts/record_hook.py'
+    assert artifact['checksum']['algorithm'] == 'SHA-256'
+    assert 'instantiate_end' in pkg['vnfd']['interfaces']
+    assert pkg['onboarding_failure_details'] is None
+
+
+def test_invalid_package_is_error_with_details(db_url):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as zf:
+        zf.writestr('README', 'not a CSAR')
+    pkg = uploaded(buf.getvalue())
+
+    packages.onboard(pkg['id'])
+
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ERROR'
+    details = pkg['onboarding_failure_details']
+    assert details['status'] == 422
+    assert details['detail']
+    assert pkg['vnfd_id'] is None
+
+
+def test_duplicate_vnfd_id_is_error(db_url):
+    first = onboarded_package()
+    second = uploaded(sample_csar())
+
+    packages.onboard(second['id'])
+
+    second = db.package_get(second['id'])
+    assert second['onboarding_state'] == 'ERROR'
+    assert second['onboarding_failure_details']['status'] == 422
+    assert first['id'] in second['onboarding_failure_details']['detail']
+    assert db.package_get(first['id'])['onboarding_state'] == 'ONBOARDED'
+
+
+def test_onboarding_twice_is_harmless(db_url):
+    pkg = onboarded_package()
+    packages.onboard(pkg['id'])
+    assert db.package_get(pkg['id'])['onboarding_state'] == 'ONBOARDED'
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    routes: dict = {}
+
+    def do_GET(self):  # noqa: N802 (http.server API)
+        status, body = self.routes.get(self.path, (404, b''))
+        self.send_response(status)
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def web():
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,),
+                              daemon=True)
+    thread.start()
+    _Handler.routes = {}
+    yield f'http://127.0.0.1:{server.server_address[1]}', _Handler.routes
+    server.shutdown()
+    server.server_close()
+
+
+def from_uri(url: str) -> dict:
+    return uploaded(b'', state='UPLOADING',
+                    upload_source={'addressInformation': url})
+
+
+def test_fetch_downloads_and_onboards(db_url, web):
+    base, routes = web
+    routes['/pkg.zip'] = (200, sample_csar())
+    pkg = from_uri(base + '/pkg.zip')
+
+    packages.fetch(pkg['id'], 'user', 'pw')
+
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ONBOARDED'
+    assert db.package_content_get(pkg['id']) == sample_csar()
+
+
+def test_fetch_of_missing_file_is_error(db_url, web):
+    base, _ = web
+    pkg = from_uri(base + '/nothing.zip?token=secret')
+
+    packages.fetch(pkg['id'])
+
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ERROR'
+    detail = pkg['onboarding_failure_details']['detail']
+    assert detail == f'GET {base}/nothing.zip answered HTTP 404.'
+
+
+def test_fetch_larger_than_max_size_is_error(db_url, web, conf):
+    conf('max_size', 2048, 'vnf_package')
+    base, routes = web
+    routes['/big.zip'] = (200, b'x' * 4096)
+    pkg = from_uri(base + '/big.zip')
+
+    packages.fetch(pkg['id'])
+
+    details = db.package_get(pkg['id'])['onboarding_failure_details']
+    assert 'larger than the limit of 2048 bytes' in details['detail']
+
+
+def test_fetch_refuses_other_schemes(db_url):
+    pkg = from_uri('file:///etc/passwd')
+
+    packages.fetch(pkg['id'])
+
+    details = db.package_get(pkg['id'])['onboarding_failure_details']
+    assert details['detail'].startswith("URI scheme 'file' is not allowed")

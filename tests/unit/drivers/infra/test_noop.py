@@ -1,0 +1,93 @@
+"""The noop infra driver and the lookup of drivers by vimType."""
+
+import time
+
+import pytest
+
+from vnfm.common import exceptions
+from vnfm.drivers import loader
+from vnfm.drivers.infra import base
+from vnfm.drivers.infra.noop.driver import VIM_TYPE, NoopInfraDriver
+from vnfm.drivers.infra.registry import InfraDrivers, NoInfraDriver
+from vnfm.drivers.package_files import PackageFiles
+
+VNFD = {'flavours': {'simple': {
+    'vdus': {'VDU1': {'initial_delta': 1}, 'VDU2': {'initial_delta': 2}},
+    'scaling_aspects': {'a1': {'max_scale_level': 2,
+                               'vdu_deltas': {'VDU1': {'d': 1}}}},
+    'instantiation_levels': {}}}}
+
+
+def ctx(**kwargs) -> base.InfraContext:
+    values = dict(operation='INSTANTIATE', vnf_instance={'id': 'inst1'},
+                  request={}, vnfd=VNFD, flavour_id='simple',
+                  vim_connection_info={'vim1': {'vimType': VIM_TYPE}},
+                  package=PackageFiles('p', {}),
+                  deadline=time.monotonic() + 10)
+    values.update(kwargs)
+    return base.InfraContext(**values)
+
+
+def test_instantiate_builds_vnf_info_with_stable_ids():
+    driver = NoopInfraDriver()
+
+    first = driver.instantiate(ctx()).instantiated_vnf_info
+    again = driver.instantiate(ctx()).instantiated_vnf_info
+
+    assert first == again
+    vnfcs = first['vnfcResourceInfo']
+    assert [v['computeResource']['resourceId'] for v in vnfcs] == [
+        'noop-VDU1-0', 'noop-VDU2-0', 'noop-VDU2-1']
+    assert {v['computeResource']['vimConnectionId'] for v in vnfcs} == {
+        'vim1'}
+    assert first['scaleStatus'] == [{'aspectId': 'a1', 'scaleLevel': 0}]
+    assert first['maxScaleLevels'] == [{'aspectId': 'a1', 'scaleLevel': 2}]
+    assert [c['method'] for c in driver.calls] == ['instantiate'] * 2
+
+
+def test_result_carries_the_call():
+    result = NoopInfraDriver().terminate(ctx(operation='TERMINATE'))
+    assert result.work['call']['method'] == 'terminate'
+    assert result.work['call']['vnfInstanceId'] == 'inst1'
+
+
+def test_unknown_flavour_fails_with_detail():
+    with pytest.raises(exceptions.OperationFailed) as e:
+        NoopInfraDriver().instantiate(ctx(flavour_id='big'))
+    assert e.value.detail == ("Flavour 'big' is not in the VNFD; it has "
+                              "simple.")
+
+
+def test_registry_selects_by_vim_type():
+    noop = NoopInfraDriver()
+    drivers = InfraDrivers({'noop': noop})
+    vims = {'a': {'vimType': 'ETSINFV.OPENSTACK_KEYSTONE.V_3'},
+            'b': {'vimType': VIM_TYPE}}
+
+    driver, served = drivers.select(vims)
+
+    assert driver is noop and list(served) == ['b']
+
+
+def test_registry_without_matching_vim_says_what_is_served():
+    drivers = InfraDrivers({'noop': NoopInfraDriver()})
+    with pytest.raises(NoInfraDriver) as e:
+        drivers.select({'a': {'vimType': 'kubernetes'}})
+    assert e.value.status == 400
+    assert 'served: VNFM.NOOP.V_1; given: kubernetes' in e.value.detail
+    with pytest.raises(NoInfraDriver):
+        drivers.select(None)
+
+
+def test_two_drivers_for_one_vim_type_are_refused():
+    with pytest.raises(loader.DriverLoadError):
+        InfraDrivers({'a': NoopInfraDriver(), 'b': NoopInfraDriver()})
+
+
+def test_load_by_entry_point_and_clear_error_for_typos():
+    assert InfraDrivers.load(['noop']).vim_types() == [VIM_TYPE]
+    with pytest.raises(loader.DriverLoadError) as e:
+        InfraDrivers.load(['nopo'])
+    assert e.value.detail.startswith(
+        "No driver named 'nopo' in vnfm.infra_drivers; installed: ")
+    assert 'noop' in e.value.detail

@@ -1,0 +1,1 @@
+from ...lcm.fixtures import conf, db_url, hook_record  # noqa: F401

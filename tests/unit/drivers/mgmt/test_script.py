@@ -1,0 +1,219 @@
+"""Hook scripts in a subprocess: allow-list, protocol, failures, timeout."""
+
+import hashlib
+import json
+import time
+
+import pytest
+
+from vnfm.common import exceptions
+from vnfm.drivers.mgmt import base
+from vnfm.drivers.mgmt.runner import MgmtRunner
+from vnfm.drivers.mgmt.script import ScriptMgmtDriver
+from vnfm.drivers.package_files import PackageFiles
+
+RECORDER = b'''
+import json, os, sys
+doc = json.load(sys.stdin)
+print("log line", file=sys.stderr)
+json.dump({"changes": {"metadata": {"hook": doc["hook"],
+                                    "cwd_has_script": os.path.exists(
+                                        "Scripts/hook.py"),
+                                    "env": sorted(os.environ)}}},
+          sys.stdout)
+'''
+
+
+def ctx(script: bytes, timeout: float = 10, **kwargs) -> base.HookContext:
+    files = PackageFiles('pkg1', {'Scripts/hook.py': script,
+                                  'Definitions/x.yaml': b'a: 1'})
+    values = dict(
+        hook='instantiate_end', operation='INSTANTIATE',
+        vnf_instance={'id': 'i1'}, vnf_lcm_op_occ={'id': 'o1'},
+        request={'flavourId': 'simple'},
+        vim_connection_info={'v': {'accessInfo': {'password': 'pw'}}},
+        vnfd={}, package=files,
+        definition={'name': 'instantiate_end', 'file': 'Scripts/hook.py',
+                    'builtin': None},
+        deadline=time.monotonic() + timeout)
+    values.update(kwargs)
+    return base.HookContext(**values)
+
+
+@pytest.fixture
+def allowed(conf):
+    conf('allow_any_script', True, 'mgmt_driver')
+
+
+def test_script_gets_document_and_returns_changes(allowed, monkeypatch):
+    monkeypatch.setenv('VNFM_HOOK_RECORD', '/dev/null')
+    monkeypatch.setenv('SECRET_TOKEN', 'x')
+
+    result = ScriptMgmtDriver().run_hook(ctx(RECORDER))
+
+    meta = result.changes['metadata']
+    assert meta['hook'] == 'instantiate_end'
+    assert meta['cwd_has_script'] is True
+    # A minimal environment: the conductor's secrets stay out.
+    assert set(meta['env']) - {'LC_CTYPE'} == {
+        'HOME', 'LANG', 'PATH', 'VNFM_HOOK_RECORD'}
+
+
+def test_script_receives_secrets_separately():
+    script = (b'import json, sys\n'
+              b'doc = json.load(sys.stdin)\n'
+              b'print(json.dumps({"changes": {"extensions": {'
+              b'"pw": doc["vim_connection_info"]["v"]["accessInfo"]'
+              b'["password"], "keys": sorted(doc)}}}))\n')
+    digest = hashlib.sha256(script).hexdigest()
+    from vnfm.conf import CONF
+    CONF.set_override('allowed_script_sha256', [digest], 'mgmt_driver')
+    try:
+        result = ScriptMgmtDriver().run_hook(ctx(script))
+    finally:
+        CONF.clear_override('allowed_script_sha256', 'mgmt_driver')
+    assert result.changes['extensions'] == {'pw': 'pw', 'keys': [
+        'hook', 'operation', 'package_dir', 'request', 'vim_connection_info',
+        'vnf_instance', 'vnf_lcm_op_occ']}
+
+
+def test_script_not_allowed_fails_without_running(conf, tmp_path):
+    marker = tmp_path / 'ran'
+    script = f'open({str(marker)!r}, "w")\n'.encode()
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(script))
+
+    digest = hashlib.sha256(script).hexdigest()
+    assert e.value.detail == (
+        f'instantiate_end hook Scripts/hook.py is not allowed to run: its '
+        f'SHA-256 {digest} is not in [mgmt_driver] allowed_script_sha256.')
+    assert not marker.exists()
+
+
+def test_non_zero_exit_fails_with_stderr_tail(allowed):
+    script = b'import sys\nprint("boom: disk full", file=sys.stderr)\n' \
+             b'sys.exit(3)\n'
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(script))
+
+    assert e.value.detail == (
+        'instantiate_end hook Scripts/hook.py exited with 3: boom: disk full')
+
+
+def test_stderr_is_cut_to_max_output_bytes(allowed, conf):
+    conf('max_output_bytes', 1024, 'mgmt_driver')
+    script = (b'import sys\nsys.stderr.write("a" * 100000 + "END")\n'
+              b'sys.exit(1)\n')
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(script))
+
+    tail = e.value.detail.split(': ', 1)[1]
+    assert len(tail) == 1024 and tail.endswith('END')
+
+
+def test_invalid_json_output_fails(allowed):
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(b'print("hello")\n'))
+    assert 'wrote output that is not JSON' in e.value.detail
+
+
+def test_unknown_change_keys_fail(allowed):
+    script = b'import json\nprint(json.dumps({"changes": {"oops": 1}}))\n'
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(script))
+    assert 'unknown changes oops' in e.value.detail
+
+
+def test_timeout_kills_the_process_group(allowed, conf, tmp_path):
+    conf('script_timeout', 1, 'mgmt_driver')
+    pidfile = tmp_path / 'child.pid'
+    script = (b'import subprocess, sys, time\n'
+              b'child = subprocess.Popen([sys.executable, "-c", '
+              b'"import time; time.sleep(60)"])\n'
+              + f'open({str(pidfile)!r}, "w").write(str(child.pid))\n'.encode()
+              + b'print("started", file=sys.stderr, flush=True)\n'
+              b'time.sleep(60)\n')
+    started = time.monotonic()
+
+    with pytest.raises(exceptions.DeadlineExceeded) as e:
+        ScriptMgmtDriver().run_hook(ctx(script))
+
+    assert time.monotonic() - started < 5
+    assert e.value.detail.startswith(
+        'instantiate_end hook Scripts/hook.py did not finish within 1s and '
+        'was killed: started')
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(child):
+        assert time.monotonic() < deadline, 'child survived the kill'
+        time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f'/proc/{pid}/stat') as f:
+            return f.read().split()[2] != 'Z'
+    except FileNotFoundError:
+        return False
+
+
+def test_op_deadline_bounds_the_script(allowed):
+    with pytest.raises(exceptions.DeadlineExceeded):
+        ScriptMgmtDriver().run_hook(ctx(b'pass\n', timeout=-1))
+
+
+class Builtin(base.MgmtDriver):
+    name = 'builtin_test'
+
+    def instantiate_end(self, ctx):
+        return base.HookResult(changes={'metadata': {'by': self.name}})
+
+    def rollback_instantiate_end(self, ctx):
+        return base.HookResult(changes={'metadata': {'undone': True}})
+
+
+def test_runner_calls_enabled_builtin_driver():
+    runner = MgmtRunner({'builtin_test': Builtin()})
+    definition = {'name': 'instantiate_end', 'file': None,
+                  'builtin': 'builtin_test'}
+
+    result = runner.run(ctx(b'', definition=definition))
+    undone = runner.rollback(ctx(b'', definition=definition))
+
+    assert result.changes == {'metadata': {'by': 'builtin_test'}}
+    assert undone.changes == {'metadata': {'undone': True}}
+
+
+def test_builtin_without_the_hook_fails():
+    runner = MgmtRunner({'builtin_test': Builtin()})
+    definition = {'file': None, 'builtin': 'builtin_test'}
+    with pytest.raises(exceptions.OperationFailed) as e:
+        runner.run(ctx(b'', hook='heal_start', definition=definition))
+    assert e.value.detail == ('heal_start hook: built-in MgmtDriver '
+                              'builtin_test does not implement heal_start.')
+
+
+def test_runner_refuses_disabled_drivers():
+    runner = MgmtRunner({'script': ScriptMgmtDriver()})
+    definition = {'file': None, 'builtin': 'container_update'}
+    with pytest.raises(exceptions.OperationFailed) as e:
+        runner.run(ctx(b'', definition=definition))
+    assert e.value.detail == (
+        "instantiate_end hook: the VNFD names built-in MgmtDriver "
+        "'container_update', but 'container_update' is not in [mgmt_driver] "
+        "enabled_builtin_drivers (enabled: script).")
+    with pytest.raises(exceptions.OperationFailed) as e:
+        MgmtRunner({}).run(ctx(b''))
+    assert "script Scripts/hook.py, but 'script' is not" in e.value.detail
+
+
+def test_script_entry_point_loads():
+    runner = MgmtRunner.load(['script'])
+    assert isinstance(runner._drivers['script'], ScriptMgmtDriver)
+
+
+def test_changes_document_is_json():
+    assert json.dumps(base.HookResult(changes={'a': 1}).to_dict())

@@ -1,0 +1,1 @@
+from .fixtures import conf, db_url, hook_record  # noqa: F401

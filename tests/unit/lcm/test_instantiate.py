@@ -1,0 +1,213 @@
+"""Instantiate: hooks, infra driver, one commit; failure, retry, rollback."""
+
+from vnfm.common import crypto
+from vnfm.db import api as db
+from .fixtures import (NOOP_VIM, instantiate_params, make_flaky_lcm, make_lcm,
+                       new_instance, new_op, onboarded_package,
+                       recorded_hooks, user_retries, user_rolls_back)
+
+
+def test_instantiate_completes_with_hooks_and_vnf_info(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params())
+    lcm, noop = make_lcm()
+
+    lcm.start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'COMPLETED', op['error']
+    assert op['owner'] is None and op['active_instance_id'] is None
+    assert op['grant_id']
+    inst = db.instance_get(inst['id'])
+    assert inst['instantiation_state'] == 'INSTANTIATED'
+    info = inst['instantiated_vnf_info']
+    assert info['flavourId'] == 'simple'
+    assert info['vnfState'] == 'STARTED'
+    [vnfc] = info['vnfcResourceInfo']
+    assert vnfc['computeResource'] == {
+        'vimConnectionId': 'vim1', 'resourceId': 'noop-VDU1-0',
+        'vimLevelResourceType': 'noop'}
+    assert info['scaleStatus'] == [{'aspectId': 'vdu1_aspect',
+                                    'scaleLevel': 0}]
+    # Stored sealed: the password is encrypted, and masked for views.
+    stored = inst['vim_connection_info']
+    assert stored['vim1']['accessInfo']['password'] == '********'
+    assert crypto.unseal_vim_connection_info(stored) == NOOP_VIM
+    assert recorded_hooks(hook_record) == ['instantiate_start',
+                                           'instantiate_end']
+    assert [c['method'] for c in noop.calls] == ['instantiate']
+    assert op['resource_changes']['affectedVnfcs'][0]['changeType'] == 'ADDED'
+
+
+def test_instantiation_level_sets_vnfc_count(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params(
+        instantiationLevelId='instantiation_level_2'))
+    lcm, _ = make_lcm()
+
+    lcm.start(op['id'])
+
+    info = db.instance_get(inst['id'])['instantiated_vnf_info']
+    assert len(info['vnfcResourceInfo']) == 4
+    assert info['scaleStatus'][0]['scaleLevel'] == 3
+
+
+def test_end_hook_failure_is_failed_temp_with_script_stderr(db_url,
+                                                             hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params(
+        additionalParams={'fail_hook': 'instantiate_end'}))
+    lcm, noop = make_lcm()
+
+    lcm.start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'FAILED_TEMP'
+    assert op['owner'] is None
+    assert op['active_instance_id'] == inst['id']
+    detail = op['error']['detail']
+    assert detail.startswith(
+        'instantiate_end hook Scripts/record_hook.py exited with 1: ')
+    assert 'failed on purpose' in detail
+    assert db.instance_get(inst['id'])['instantiation_state'] == (
+        'NOT_INSTANTIATED')
+
+
+def test_retry_after_failed_temp_completes_without_redoing_infra(
+        db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params())
+    lcm, noop = make_flaky_lcm('instantiate_end')
+    lcm.start(op['id'])
+    failed = db.op_get(op['id'])
+    assert failed['operation_state'] == 'FAILED_TEMP'
+    assert failed['error']['detail'] == 'instantiate_end hook: flaky'
+
+    user_retries(op['id'])
+    lcm.start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'COMPLETED', op['error']
+    assert op['error'] is None
+    assert db.instance_get(inst['id'])['instantiation_state'] == (
+        'INSTANTIATED')
+    # The VIM step ran once; the hooks that had finished were not re-run.
+    assert [c['method'] for c in noop.calls] == ['instantiate']
+    assert recorded_hooks(hook_record) == ['instantiate_start',
+                                           'instantiate_end']
+
+
+def test_rollback_of_instantiate_removes_resources(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params())
+    lcm, noop = make_flaky_lcm('instantiate_end')
+    lcm.start(op['id'])
+
+    user_rolls_back(op['id'])
+    lcm.start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'ROLLED_BACK'
+    assert op['active_instance_id'] is None and op['owner'] is None
+    inst = db.instance_get(inst['id'])
+    assert inst['instantiation_state'] == 'NOT_INSTANTIATED'
+    assert inst['instantiated_vnf_info'] is None
+    assert [c['method'] for c in noop.calls] == ['instantiate',
+                                                 'rollback_instantiate']
+
+
+def test_rollback_when_infra_never_ran_calls_no_driver(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params())
+    lcm, noop = make_flaky_lcm('instantiate_start')
+    lcm.start(op['id'])
+    user_rolls_back(op['id'])
+    lcm.start(op['id'])
+
+    assert db.op_get(op['id'])['operation_state'] == 'ROLLED_BACK'
+    assert noop.calls == []
+
+
+def test_infra_failure_names_the_step(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params(
+        additionalParams={'noop_fail': 'instantiate'}))
+    lcm, _ = make_lcm()
+
+    lcm.start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'FAILED_TEMP'
+    assert op['error']['detail'].startswith(
+        'infra driver instantiate: noop infra driver: instantiate failed')
+    # The end hook never ran.
+    assert recorded_hooks(hook_record) == ['instantiate_start']
+
+
+def test_no_matching_vim_aborts_to_rolled_back(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', {'flavourId': 'simple'})
+    lcm, noop = make_lcm()
+
+    lcm.start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'ROLLED_BACK'
+    assert op['error']['status'] == 400
+    assert 'vimConnectionInfo' in op['error']['detail']
+    assert 'VNFM.NOOP.V_1' in op['error']['detail']
+    assert op['active_instance_id'] is None
+    assert noop.calls == [] and recorded_hooks(hook_record) == []
+
+
+def test_failed_op_is_not_run_again(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params())
+    lcm, noop = make_flaky_lcm('instantiate_start')
+    lcm.start(op['id'])
+    db.op_update(op['id'], {'operation_state': 'FAILED',
+                            'active_instance_id': None})
+
+    lcm.start(op['id'])
+
+    assert db.op_get(op['id'])['operation_state'] == 'FAILED'
+    assert noop.calls == []
+
+
+def test_hooks_and_driver_get_secrets_in_clear_views_stay_masked(db_url):
+    from vnfm.drivers.infra.noop.driver import NoopInfraDriver
+    from vnfm.drivers.infra.registry import InfraDrivers
+    from vnfm.drivers.mgmt import base
+    from vnfm.drivers.mgmt.runner import MgmtRunner
+    from vnfm.lcm.driver import LcmDriver
+
+    seen = []
+
+    class Capture(base.MgmtDriver):
+        def run_hook(self, ctx):
+            seen.append(ctx)
+            return base.HookResult()
+
+    lcm = LcmDriver('c1', InfraDrivers({'noop': NoopInfraDriver()}),
+                    MgmtRunner({'script': Capture()}))
+    inst = new_instance(onboarded_package())
+    # As the API stores it: sealed.
+    op = new_op(inst, 'INSTANTIATE', instantiate_params(
+        vimConnectionInfo=crypto.seal_vim_connection_info(NOOP_VIM)))
+
+    lcm.start(op['id'])
+
+    assert db.op_get(op['id'])['operation_state'] == 'COMPLETED'
+    ctx = seen[-1]
+    assert ctx.vim_connection_info == NOOP_VIM
+    assert 'secret-pw' not in str(ctx.vnf_instance)
+    assert 'secret-pw' not in str(ctx.vnf_lcm_op_occ)

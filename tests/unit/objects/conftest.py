@@ -1,0 +1,3 @@
+"""Fixtures of the objects tests that need a database."""
+
+from ..lcm.fixtures import conf, db_url, hook_record  # noqa: F401

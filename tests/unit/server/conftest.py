@@ -1,0 +1,176 @@
+"""Fixtures of the API tests: a fresh SQLite database, the app with a fake
+conductor RPC client, and helpers to create packages and instances."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+import webob
+
+from vnfm.common import timeutils
+from vnfm.conf import CONF
+from vnfm.db import api as db
+from vnfm.db import models
+from vnfm.db import session
+from vnfm.server import app as api_app
+from vnfm.server import policies
+
+V2 = {'Version': '2.0.0'}
+BASE = 'http://localhost'
+
+
+class FakeRPC:
+    """Records the casts the API sends."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple]] = []
+
+    def start_lcm_op(self, ctx: Any, op_id: str) -> None:
+        self.calls.append(('start_lcm_op', (op_id,)))
+
+    def onboard_package(self, ctx: Any, package_id: str) -> None:
+        self.calls.append(('onboard_package', (package_id,)))
+
+    def fetch_package(self, ctx: Any, package_id: str, user_name: Any,
+                      password: Any) -> None:
+        self.calls.append(('fetch_package', (package_id, user_name,
+                                             password)))
+
+
+class Client:
+    """Calls the WSGI app in-process."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def request(self, method: str, path: str, body: Any = None, *,
+                headers: dict | None = None, raw: bytes | None = None,
+                content_type: str | None = None) -> webob.Response:
+        req = webob.Request.blank(path, method=method)
+        for k, v in (headers or {}).items():
+            req.headers[k] = v
+        if raw is not None:
+            req.body = raw
+            req.content_type = content_type or 'application/octet-stream'
+        elif body is not None:
+            req.body = orjson.dumps(body)
+            req.content_type = content_type or 'application/json'
+        return req.get_response(self.app)
+
+    def lcm(self, method: str, path: str, body: Any = None,
+            **kw: Any) -> webob.Response:
+        """A /vnflcm/v2 request with the Version header."""
+        kw['headers'] = {**V2, **(kw.get('headers') or {})}
+        return self.request(method, '/vnflcm/v2' + path, body, **kw)
+
+    def pkg(self, method: str, path: str, body: Any = None,
+            **kw: Any) -> webob.Response:
+        """A /vnfpkgm/v1 request."""
+        return self.request(method, '/vnfpkgm/v1' + path, body, **kw)
+
+
+@pytest.fixture
+def database(tmp_path: Any) -> Iterator[None]:
+    """An empty SQLite database with every table."""
+    url = f'sqlite:///{tmp_path}/vnfm.sqlite'
+    CONF.set_override('connection', url, group='database')
+    CONF.set_override('state_path', str(tmp_path))
+    session.set_engine(None)
+    models.Base.metadata.create_all(session.get_engine())
+    yield
+    session.set_engine(None)
+    CONF.clear_override('connection', group='database')
+    CONF.clear_override('state_path')
+
+
+@pytest.fixture
+def rpc() -> FakeRPC:
+    """The fake conductor RPC client."""
+    return FakeRPC()
+
+
+@pytest.fixture
+def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
+    """A client of the API (noauth)."""
+    CONF.set_override('auth_strategy', 'noauth', group='api')
+    policies.reset()
+    yield Client(api_app.build_app(rpc=rpc))
+    CONF.clear_override('auth_strategy', group='api')
+    policies.reset()
+
+
+VNFD_YAML = b'''tosca_definitions_version: tosca_simple_yaml_1_2
+description: sample
+'''
+
+
+def csar_bytes(extra: dict[str, bytes] | None = None) -> bytes:
+    """A small zip shaped like a CSAR (content not validated here)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as zf:
+        zf.writestr('TOSCA-Metadata/TOSCA.meta',
+                    'TOSCA-Meta-File-Version: 1.0\n'
+                    'CSAR-Version: 1.1\nCreated-By: test\n'
+                    'Entry-Definitions: Definitions/vnfd.yaml\n')
+        zf.writestr('Definitions/vnfd.yaml', VNFD_YAML)
+        for name, data in (extra or {}).items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def make_package(vnfd_id: str = 'vnfd-1', *, state: str = 'ONBOARDED',
+                 operational: str = 'ENABLED', usage: str = 'NOT_IN_USE',
+                 flavours: tuple[str, ...] = ('simple',),
+                 content: bytes | None = None, **values: Any) -> dict:
+    """A package row as onboarding leaves it."""
+    row = db.package_create(dict({
+        'onboarding_state': state, 'operational_state': operational,
+        'usage_state': usage,
+        'vnfd_id': vnfd_id if state == 'ONBOARDED' else None,
+        'vnf_provider': 'Company', 'vnf_product_name': 'Sample',
+        'vnf_software_version': '1.0', 'vnfd_version': '1.0',
+        'vnfd': {'vnfd_id': vnfd_id, 'flavours': {
+            f: {'flavour_id': f, 'instantiation_levels': {
+                'instantiation_level_1': {}}} for f in flavours}},
+    }, **values))
+    if content is not None:
+        db.package_content_put(row['id'], content)
+    return row
+
+
+def make_instance(package: dict, *, state: str = 'NOT_INSTANTIATED',
+                  **values: Any) -> dict:
+    """An instance row of ``package``."""
+    return db.instance_create(dict({
+        'vnfd_id': package['vnfd_id'], 'vnf_provider': 'Company',
+        'vnf_product_name': 'Sample', 'vnf_software_version': '1.0',
+        'vnfd_version': '1.0', 'vnf_pkg_id': package['id'],
+        'instantiation_state': state, 'api_version': '2',
+    }, **values))
+
+
+def make_op(instance: dict, *, state: str = 'FAILED_TEMP',
+            operation: str = 'INSTANTIATE', **values: Any) -> dict:
+    """An op occurrence row on ``instance``."""
+    now = timeutils.utcnow()
+    active = instance['id'] if state not in (
+        'COMPLETED', 'FAILED', 'ROLLED_BACK') else None
+    row = db.op_create(dict({
+        'vnf_instance_id': instance['id'], 'operation': operation,
+        'operation_state': state, 'state_entered_time': now,
+        'start_time': now, 'is_automatic_invocation': False,
+        'is_cancel_pending': False, 'operation_params': {},
+        'api_version': '2'}, **values))
+    if active is None:
+        row = db.op_update(row['id'], {'active_instance_id': None})
+    return row
+
+
+def json_of(resp: webob.Response) -> Any:
+    """The decoded JSON body."""
+    return orjson.loads(resp.body)

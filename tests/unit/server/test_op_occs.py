@@ -1,0 +1,87 @@
+"""/vnflcm/v2/vnf_lcm_op_occs: list, show, retry, rollback, fail, cancel."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.server.conftest import (
+    json_of, make_instance, make_op, make_package)
+from vnfm.db import api as db
+
+
+@pytest.fixture
+def failed(database):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    return make_op(inst, state='FAILED_TEMP', operation='HEAL',
+                   owner='conductor-1', error={'status': 500,
+                                               'detail': 'boom'})
+
+
+def test_list_and_show(client, failed):
+    listed = json_of(client.lcm('GET', '/vnf_lcm_op_occs'))
+    assert [o['id'] for o in listed] == [failed['id']]
+    assert 'error' not in listed[0] and 'operationParams' not in listed[0]
+    assert listed[0]['operationState'] == 'FAILED_TEMP'
+    shown = json_of(client.lcm('GET', f"/vnf_lcm_op_occs/{failed['id']}"))
+    assert shown['error'] == {'status': 500, 'detail': 'boom'}
+    assert set(shown['_links']) == {'self', 'vnfInstance', 'retry',
+                                    'rollback', 'fail'}
+    for internal in ('owner', 'work', 'lease_expires_at'):
+        assert internal not in shown
+
+
+def test_list_exclude_fields_dash_spelling(client, failed):
+    listed = json_of(client.lcm(
+        'GET', '/vnf_lcm_op_occs?exclude-fields=operationParams'))
+    assert listed[0]['error']['detail'] == 'boom'
+
+
+def test_retry(client, rpc, failed):
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{failed['id']}/retry")
+    assert resp.status_int == 202 and resp.body == b''
+    row = db.op_get(failed['id'])
+    assert row['operation_state'] == 'PROCESSING'
+    assert row['owner'] is None and row['error'] is None
+    assert rpc.calls == [('start_lcm_op', (failed['id'],))]
+
+
+def test_rollback(client, rpc, failed):
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{failed['id']}/rollback")
+    assert resp.status_int == 202
+    assert db.op_get(failed['id'])['operation_state'] == 'ROLLING_BACK'
+    assert rpc.calls == [('start_lcm_op', (failed['id'],))]
+
+
+def test_fail_frees_the_instance(client, rpc, failed):
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{failed['id']}/fail")
+    assert resp.status_int == 200
+    assert json_of(resp)['operationState'] == 'FAILED'
+    row = db.op_get(failed['id'])
+    assert row['active_instance_id'] is None
+    assert rpc.calls == []
+    # The instance takes a new op now.
+    resp = client.lcm(
+        'POST', f"/vnf_instances/{failed['vnf_instance_id']}/terminate",
+        {'terminationType': 'FORCEFUL'})
+    assert resp.status_int == 202
+
+
+@pytest.mark.parametrize('action', ['retry', 'rollback', 'fail'])
+def test_wrong_state_is_409(client, action):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    op = make_op(inst, state='PROCESSING')
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{op['id']}/{action}")
+    assert resp.status_int == 409
+    assert 'FAILED_TEMP' in json_of(resp)['detail']
+
+
+def test_cancel_is_409_not_supported(client, failed):
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{failed['id']}/cancel",
+                      {'cancelMode': 'GRACEFUL'})
+    assert resp.status_int == 409
+    assert 'not supported' in json_of(resp)['detail']
+
+
+def test_unknown_op_is_404(client):
+    resp = client.lcm('POST', '/vnf_lcm_op_occs/nope/retry')
+    assert resp.status_int == 404

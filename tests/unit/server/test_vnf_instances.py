@@ -1,0 +1,207 @@
+"""/vnflcm/v2/vnf_instances and its task resources."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.server.conftest import (
+    json_of, make_instance, make_op, make_package)
+from vnfm.db import api as db
+
+VIM = {'vim1': {'vimType': 'ETSINFV.KUBERNETES.V_1',
+                'interfaceInfo': {'endpoint': 'https://k8s',
+                                  'ssl_ca_cert': 'CERT'},
+                'accessInfo': {'username': 'admin', 'password': 'SECRET-PW',
+                               'bearer_token': 'SECRET-TOK'}}}
+
+
+def test_create_copies_package_identity(client):
+    pkg = make_package()
+    resp = client.lcm('POST', '/vnf_instances', {
+        'vnfdId': 'vnfd-1', 'vnfInstanceName': 'n',
+        'vnfInstanceDescription': 'd', 'metadata': {'m': 1}})
+    assert resp.status_int == 201
+    body = json_of(resp)
+    assert resp.headers['Location'] == (
+        f"http://localhost/vnflcm/v2/vnf_instances/{body['id']}")
+    assert body['vnfProvider'] == 'Company'
+    assert body['vnfProductName'] == 'Sample'
+    assert body['instantiationState'] == 'NOT_INSTANTIATED'
+    assert body['metadata'] == {'m': 1}
+    assert set(body['_links']) == {'self', 'instantiate'}
+    assert db.package_get(pkg['id'])['usage_state'] == 'IN_USE'
+
+
+@pytest.mark.parametrize('kw', [
+    {'state': 'CREATED'}, {'operational': 'DISABLED'}, None])
+def test_create_needs_an_enabled_package(client, kw):
+    if kw is not None:
+        make_package(**kw)
+    resp = client.lcm('POST', '/vnf_instances', {'vnfdId': 'vnfd-1'})
+    assert resp.status_int == 422
+
+
+def test_vim_connection_info_secrets_never_shown(client):
+    make_package()
+    resp = client.lcm('POST', '/vnf_instances',
+                      {'vnfdId': 'vnfd-1', 'vimConnectionInfo': VIM})
+    inst = json_of(resp)
+    stored = db.instance_get(inst['id'])['vim_connection_info']
+    assert 'SECRET' not in str(stored)
+    shown = json_of(client.lcm('GET', f"/vnf_instances/{inst['id']}"))
+    access = shown['vimConnectionInfo']['vim1']['accessInfo']
+    assert access == {'username': 'admin', 'password': '********',
+                      'bearer_token': '********'}
+    assert shown['vimConnectionInfo']['vim1']['interfaceInfo'][
+        'ssl_ca_cert'] == 'CERT'
+
+
+def test_list_and_show(client):
+    pkg = make_package()
+    a = make_instance(pkg, vnf_instance_name='a', metadata={'x': 1})
+    make_instance(pkg, vnf_instance_name='b')
+    listed = json_of(client.lcm('GET', '/vnf_instances'))
+    assert [i['vnfInstanceName'] for i in listed] == ['a', 'b']
+    assert 'metadata' not in listed[0]
+    listed = json_of(client.lcm(
+        'GET', '/vnf_instances?filter=(eq,vnfInstanceName,a)&all_fields'))
+    assert [i['id'] for i in listed] == [a['id']]
+    assert listed[0]['metadata'] == {'x': 1}
+    assert client.lcm('GET', '/vnf_instances/nope').status_int == 404
+
+
+def test_delete_releases_package(client):
+    pkg = make_package(usage='IN_USE')
+    inst = make_instance(pkg)
+    resp = client.lcm('DELETE', f"/vnf_instances/{inst['id']}")
+    assert resp.status_int == 204 and resp.body == b''
+    assert db.package_get(pkg['id'])['usage_state'] == 'NOT_IN_USE'
+
+
+def test_delete_instantiated_is_409(client):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    assert client.lcm('DELETE',
+                      f"/vnf_instances/{inst['id']}").status_int == 409
+
+
+def test_instantiate_records_op_then_casts(client, rpc):
+    inst = make_instance(make_package())
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/instantiate",
+                      {'flavourId': 'simple', 'vimConnectionInfo': VIM})
+    assert resp.status_int == 202 and resp.body == b''
+    op_id = resp.headers['Location'].rsplit('/', 1)[1]
+    assert resp.headers['Location'] == (
+        f'http://localhost/vnflcm/v2/vnf_lcm_op_occs/{op_id}')
+    op = db.op_get(op_id)
+    assert op['operation'] == 'INSTANTIATE'
+    assert op['operation_state'] == 'STARTING'
+    assert 'SECRET' not in str(op['operation_params'])
+    assert rpc.calls == [('start_lcm_op', (op_id,))]
+    again = client.lcm('POST', f"/vnf_instances/{inst['id']}/instantiate",
+                       {'flavourId': 'simple'})
+    assert again.status_int == 409
+
+
+def test_instantiate_unknown_flavour_or_level(client):
+    inst = make_instance(make_package())
+    path = f"/vnf_instances/{inst['id']}/instantiate"
+    resp = client.lcm('POST', path, {'flavourId': 'big'})
+    assert resp.status_int == 422 and 'simple' in json_of(resp)['detail']
+    resp = client.lcm('POST', path, {'flavourId': 'simple',
+                                     'instantiationLevelId': 'nope'})
+    assert resp.status_int == 422
+
+
+def test_instantiate_of_instantiated_is_409(client):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/instantiate",
+                      {'flavourId': 'simple'})
+    assert resp.status_int == 409
+
+
+@pytest.mark.parametrize('task,body,operation', [
+    ('terminate', {'terminationType': 'GRACEFUL',
+                   'gracefulTerminationTimeout': 10}, 'TERMINATE'),
+    ('scale', {'type': 'SCALE_OUT', 'aspectId': 'worker'}, 'SCALE'),
+    ('heal', {'vnfcInstanceId': ['c1'], 'cause': 'x'}, 'HEAL'),
+    ('change_ext_conn', {'extVirtualLinks': [
+        {'id': 'l', 'resourceId': 'r', 'extCps': [
+            {'cpdId': 'cp', 'cpConfig': {'c': {}}}]}]}, 'CHANGE_EXT_CONN'),
+    ('change_vnfpkg', {'vnfdId': 'vnfd-1', 'additionalParams': {}},
+     'CHANGE_VNFPKG'),
+])
+def test_tasks_on_instantiated(client, rpc, task, body, operation):
+    info = {'flavourId': 'simple', 'vnfState': 'STARTED',
+            'scaleStatus': [{'aspectId': 'worker', 'scaleLevel': 0}],
+            'maxScaleLevels': [{'aspectId': 'worker', 'scaleLevel': 2}],
+            'vnfcInfo': [{'id': 'c1', 'vduId': 'VDU1'}]}
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         instantiated_vnf_info=info)
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/{task}", body)
+    assert resp.status_int == 202, resp.body
+    op = db.op_get(resp.headers['Location'].rsplit('/', 1)[1])
+    assert op['operation'] == operation
+    assert len(rpc.calls) == 1
+
+
+@pytest.mark.parametrize('task,body', [
+    ('terminate', {'terminationType': 'FORCEFUL'}),
+    ('scale', {'type': 'SCALE_IN', 'aspectId': 'a'}),
+    ('heal', {}),
+])
+def test_tasks_need_instantiated(client, task, body):
+    inst = make_instance(make_package())
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/{task}", body)
+    assert resp.status_int == 409
+
+
+@pytest.mark.parametrize('body,words', [
+    ({'type': 'SCALE_OUT', 'aspectId': 'nope'}, 'not a scaling aspect'),
+    ({'type': 'SCALE_IN', 'aspectId': 'worker'}, 'outside'),
+    ({'type': 'SCALE_OUT', 'aspectId': 'worker', 'numberOfSteps': 3},
+     'outside'),
+])
+def test_scale_checks_levels(client, body, words):
+    info = {'scaleStatus': [{'aspectId': 'worker', 'scaleLevel': 0}],
+            'maxScaleLevels': [{'aspectId': 'worker', 'scaleLevel': 2}]}
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         instantiated_vnf_info=info)
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/scale", body)
+    assert resp.status_int == 400 and words in json_of(resp)['detail']
+
+
+def test_heal_unknown_vnfc_is_400(client):
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         instantiated_vnf_info={'vnfcInfo': []})
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/heal",
+                      {'vnfcInstanceId': ['zz']})
+    assert resp.status_int == 400
+
+
+def test_one_op_at_a_time(client):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    make_op(inst, state='PROCESSING', operation='HEAL')
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/terminate",
+                      {'terminationType': 'FORCEFUL'})
+    assert resp.status_int == 409
+    assert 'only one operation' in json_of(resp)['detail']
+
+
+def test_modify_creates_modify_info_op(client, rpc):
+    make_package('vnfd-2')
+    inst = make_instance(make_package())
+    resp = client.lcm('PATCH', f"/vnf_instances/{inst['id']}",
+                      {'vnfInstanceName': 'new', 'vnfdId': 'vnfd-2',
+                       'metadata': {'a': None}},
+                      content_type='application/merge-patch+json')
+    assert resp.status_int == 202, resp.body
+    op = db.op_get(resp.headers['Location'].rsplit('/', 1)[1])
+    assert op['operation'] == 'MODIFY_INFO'
+    assert op['operation_params']['vnfdId'] == 'vnfd-2'
+
+
+def test_modify_to_unknown_vnfd_is_422(client):
+    inst = make_instance(make_package())
+    resp = client.lcm('PATCH', f"/vnf_instances/{inst['id']}",
+                      {'vnfdId': 'unknown'})
+    assert resp.status_int == 422

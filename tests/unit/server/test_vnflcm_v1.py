@@ -1,0 +1,282 @@
+"""/vnflcm/v1 (API 1.3.0): the v1 request and response shapes over the
+shared v2 path."""
+
+from __future__ import annotations
+
+import pytest
+from oslo_policy import policy
+
+from tests.unit.server.conftest import (
+    json_of, make_instance, make_op, make_package)
+from vnfm.db import api as db
+from vnfm.db import registry
+from vnfm.server import policies
+
+V1 = {'Version': '1.3.0'}
+VIM = [{'id': 'vim1', 'vimType': 'VNFM.NOOP.V_1',
+        'accessInfo': {'username': 'admin', 'password': 'SECRET-PW'}}]
+
+
+def v1(client, method, path, body=None, **kw):
+    kw['headers'] = {**V1, **(kw.get('headers') or {})}
+    return client.request(method, '/vnflcm/v1' + path, body, **kw)
+
+
+def _op_id(resp) -> str:
+    assert resp.status_int == 202, resp.body
+    location = resp.headers['Location']
+    assert location.startswith('http://localhost/vnflcm/v1/vnf_lcm_op_occs/')
+    return location.rsplit('/', 1)[1]
+
+
+def test_create_show_list_in_v1_shape(client):
+    pkg = make_package()
+    resp = v1(client, 'POST', '/vnf_instances', {
+        'vnfdId': 'vnfd-1', 'vnfInstanceName': 'n', 'metadata': {'m': 1},
+        'vimConnectionInfo': VIM})
+    assert resp.status_int == 201, resp.body
+    assert resp.headers['Version'] == '1.3.0'
+    body = json_of(resp)
+    href = f"http://localhost/vnflcm/v1/vnf_instances/{body['id']}"
+    assert resp.headers['Location'] == href
+    assert body['vnfPkgId'] == pkg['id']
+    assert body['vimConnectionInfo'] == [{
+        'id': 'vim1', 'vimType': 'VNFM.NOOP.V_1',
+        'accessInfo': {'username': 'admin', 'password': '********'}}]
+    assert body['_links'] == {'self': {'href': href}, 'instantiate': {
+        'href': f'{href}/instantiate'}}
+    row = db.instance_get(body['id'])
+    assert row['api_version'] == '1'
+    assert set(row['vim_connection_info']) == {'vim1'}  # stored as the map
+    assert 'SECRET' not in str(row)
+
+    assert json_of(v1(client, 'GET', f"/vnf_instances/{body['id']}")) == body
+    listed = json_of(v1(client, 'GET', '/vnf_instances'))
+    assert [i['vnfPkgId'] for i in listed] == [pkg['id']]
+    assert 'vimConnectionInfo' not in listed[0]
+    listed = json_of(v1(client, 'GET', '/vnf_instances?all_fields'))
+    assert listed[0]['vimConnectionInfo'][0]['id'] == 'vim1'
+    assert 'SECRET' not in str(listed)
+
+
+def test_v2_instances_are_shown_in_v1_shape(client):
+    inst = make_instance(make_package(), vim_connection_info={
+        'k8s': {'vimType': 'kubernetes'}})
+    shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
+    assert shown['vimConnectionInfo'] == [{'id': 'k8s',
+                                          'vimType': 'kubernetes'}]
+
+
+def test_create_errors_are_problem_details(client):
+    resp = v1(client, 'POST', '/vnf_instances', {'vnfdId': 'nope'})
+    assert resp.status_int == 422
+    assert resp.content_type == 'application/problem+json'
+    assert resp.headers['Version'] == '1.3.0'
+    assert 'nope' in json_of(resp)['detail']
+    # A v2-shaped vimConnectionInfo is not a v1 request.
+    resp = v1(client, 'POST', '/vnf_instances', {
+        'vnfdId': 'vnfd-1', 'vimConnectionInfo': {'vim1': VIM[0]}})
+    assert resp.status_int == 400
+    assert resp.headers['Version'] == '1.3.0'
+
+
+@pytest.mark.parametrize('headers, status', [
+    ({}, 200), ({'Version': '1.0.0'}, 200), ({'Version': '2.0.0'}, 406),
+    ({'Version': 'one'}, 400)])
+def test_version_header(client, headers, status):
+    resp = client.request('GET', '/vnflcm/v1/vnf_instances', headers=headers)
+    assert resp.status_int == status
+    assert resp.headers['Version'] == '1.3.0'
+
+
+def test_api_versions(client):
+    assert json_of(client.request('GET', '/vnflcm/v1/api_versions')) == {
+        'uriPrefix': '/vnflcm/v1',
+        'apiVersions': [{'version': '1.3.0', 'isDeprecated': False}]}
+    listed = json_of(client.request('GET', '/vnflcm/api_versions'))
+    assert [v['version'] for v in listed['apiVersions']] == ['1.3.0',
+                                                             '2.0.0']
+
+
+def test_instantiate_stores_the_v2_form(client, rpc):
+    inst = make_instance(make_package())
+    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/instantiate",
+              {'flavourId': 'simple', 'vimConnectionInfo': VIM})
+    op_id = _op_id(resp)
+    assert resp.headers['Version'] == '1.3.0'
+    assert rpc.calls == [('start_lcm_op', (op_id,))]
+    row = db.op_get(op_id)
+    assert row['api_version'] == '1'
+    assert set(row['operation_params']['vimConnectionInfo']) == {'vim1'}
+    assert 'SECRET' not in str(row['operation_params'])
+    shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{op_id}'))
+    assert shown['operationParams']['vimConnectionInfo'] == [{
+        'id': 'vim1', 'vimType': 'VNFM.NOOP.V_1',
+        'accessInfo': {'username': 'admin', 'password': '********'}}]
+    assert shown['_links']['vnfInstance']['href'].endswith(
+        f"/vnflcm/v1/vnf_instances/{inst['id']}")
+    # The flavour is checked as in v2.
+    inst = make_instance(make_package('vnfd-2'))
+    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/instantiate",
+              {'flavourId': 'huge'})
+    assert resp.status_int == 422
+
+
+@pytest.mark.parametrize('task, body, operation', [
+    ('terminate', {'terminationType': 'GRACEFUL'}, 'TERMINATE'),
+    ('scale', {'type': 'SCALE_OUT', 'aspectId': 'a'}, 'SCALE'),
+    ('change_ext_conn', {'extVirtualLinks': [{
+        'id': 'ext1', 'resourceId': 'net', 'extCps': [
+            {'cpdId': 'CP1', 'cpConfig': [{'linkPortId': 'p'}]}]}]},
+     'CHANGE_EXT_CONN'),
+])
+def test_tasks_on_an_instantiated_instance(client, task, body, operation):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    op_id = _op_id(v1(client, 'POST', f"/vnf_instances/{inst['id']}/{task}",
+                      body))
+    row = db.op_get(op_id)
+    assert row['operation'] == operation
+    shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{op_id}'))
+    assert shown['operationParams'] == body  # as the client sent it
+    # Not on a NOT_INSTANTIATED one.
+    other = make_instance(make_package('vnfd-2'))
+    assert v1(client, 'POST', f"/vnf_instances/{other['id']}/{task}",
+              body).status_int == 409
+
+
+def test_heal_names_vnfc_resources(client):
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         instantiated_vnf_info={
+                             'vnfcResourceInfo': [{'id': 'r1'}],
+                             'vnfcInfo': [{'id': 'VDU1-r1',
+                                           'vnfcResourceInfoId': 'r1'}]})
+    op_id = _op_id(v1(client, 'POST', f"/vnf_instances/{inst['id']}/heal",
+                      {'vnfcInstanceId': ['r1']}))
+    assert db.op_get(op_id)['operation_params']['vnfcInstanceId'] == [
+        'VDU1-r1']
+    db.op_update(op_id, {'operation_state': 'COMPLETED',
+                         'active_instance_id': None})
+    assert v1(client, 'POST', f"/vnf_instances/{inst['id']}/heal",
+              {'vnfcInstanceId': ['nope']}).status_int == 400
+
+
+def test_modify_with_vnf_pkg_id(client):
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         vim_connection_info={'old': {'vimType': 't'}})
+    new = make_package('vnfd-2')
+    op_id = _op_id(v1(client, 'PATCH', f"/vnf_instances/{inst['id']}", {
+        'vnfInstanceName': 'x', 'vnfPkgId': new['id'],
+        'vimConnectionInfo': VIM, 'vimConnectionInfoDeleteIds': ['old']},
+        content_type='application/merge-patch+json'))
+    params = db.op_get(op_id)['operation_params']
+    assert params['vnfdId'] == 'vnfd-2' and params['vnfPkgId'] == new['id']
+    assert params['vimConnectionInfo']['old'] is None
+    shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{op_id}'))
+    assert shown['operationParams']['vimConnectionInfoDeleteIds'] == ['old']
+    assert shown['operation'] == 'MODIFY_INFO'
+
+
+@pytest.mark.parametrize('body', [
+    {'vnfPkgId': 'no-such-package'},
+    {'vnfPkgId': 'PKG', 'vnfdId': 'vnfd-1'},
+])
+def test_modify_with_a_wrong_package(client, body):
+    inst = make_instance(make_package())
+    new = make_package('vnfd-2')
+    body = {k: (new['id'] if v == 'PKG' else v) for k, v in body.items()}
+    resp = v1(client, 'PATCH', f"/vnf_instances/{inst['id']}", body)
+    assert resp.status_int == 422, resp.body
+    assert db.op_list() == []
+
+
+def test_delete(client):
+    inst = make_instance(make_package(usage='IN_USE'))
+    assert v1(client, 'DELETE', f"/vnf_instances/{inst['id']}"
+              ).status_int == 204
+    assert v1(client, 'GET', f"/vnf_instances/{inst['id']}"
+              ).status_int == 404
+
+
+@pytest.fixture
+def failed(database):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    return make_op(inst, state='FAILED_TEMP', operation='HEAL',
+                   error={'status': 500, 'detail': 'boom'})
+
+
+def test_op_list_and_show(client, failed):
+    listed = json_of(v1(client, 'GET', '/vnf_lcm_op_occs'))
+    assert [o['id'] for o in listed] == [failed['id']]
+    assert 'operationParams' not in listed[0]
+    assert listed[0]['_links']['self']['href'].startswith(
+        'http://localhost/vnflcm/v1/')
+    shown = json_of(v1(client, 'GET', f"/vnf_lcm_op_occs/{failed['id']}"))
+    assert shown['error']['detail'] == 'boom'
+    assert set(shown['_links']) == {'self', 'vnfInstance', 'retry',
+                                    'rollback', 'fail'}
+
+
+@pytest.mark.parametrize('task, state', [('retry', 'PROCESSING'),
+                                         ('rollback', 'ROLLING_BACK')])
+def test_retry_and_rollback(client, rpc, failed, task, state):
+    resp = v1(client, 'POST', f"/vnf_lcm_op_occs/{failed['id']}/{task}")
+    assert _op_id(resp) == failed['id']
+    assert db.op_get(failed['id'])['operation_state'] == state
+    assert rpc.calls == [('start_lcm_op', (failed['id'],))]
+
+
+def test_fail_and_cancel(client, failed):
+    # The client's cancel sends a body and no Version header.
+    resp = client.request('POST', f"/vnflcm/v1/vnf_lcm_op_occs/"
+                          f"{failed['id']}/cancel", {'cancelMode': 'FORCEFUL'})
+    assert resp.status_int == 409
+    resp = v1(client, 'POST', f"/vnf_lcm_op_occs/{failed['id']}/fail")
+    assert resp.status_int == 200
+    body = json_of(resp)
+    assert body['operationState'] == 'FAILED'
+    assert body['_links']['self']['href'].startswith(
+        'http://localhost/vnflcm/v1/')
+    assert v1(client, 'POST', f"/vnf_lcm_op_occs/{failed['id']}/retry"
+              ).status_int == 409
+
+
+def test_subscriptions(client):
+    sub = {'callbackUri': 'http://cb/v1', 'authentication': {
+        'authType': ['BASIC'],
+        'paramsBasic': {'userName': 'u', 'password': 'SECRET'}}}
+    resp = v1(client, 'POST', '/subscriptions', sub)
+    assert resp.status_int == 201
+    body = json_of(resp)
+    href = f"http://localhost/vnflcm/v1/subscriptions/{body['id']}"
+    assert resp.headers['Location'] == href
+    assert body == {'id': body['id'], 'callbackUri': 'http://cb/v1',
+                    '_links': {'self': {'href': href}}}
+    assert registry.subscription_get(body['id'])['api_version'] == '1'
+    again = v1(client, 'POST', '/subscriptions', sub)
+    assert again.status_int == 303 and again.headers['Location'] == href
+    # A v2 subscription with the same callback is another subscription,
+    # not shown by /vnflcm/v1.
+    v2 = client.lcm('POST', '/subscriptions', sub)
+    assert v2.status_int == 201
+    v2_id = json_of(v2)['id']
+    assert [s['id'] for s in json_of(v1(client, 'GET', '/subscriptions'))
+            ] == [body['id']]
+    assert v1(client, 'GET', f'/subscriptions/{v2_id}').status_int == 404
+    assert json_of(v1(client, 'GET', f"/subscriptions/{body['id']}")) == body
+    assert v1(client, 'DELETE', f"/subscriptions/{body['id']}"
+              ).status_int == 204
+    assert v1(client, 'GET', '/subscriptions').body == b'[]'
+
+
+def test_v1_policy_rules_are_tackers_names(client):
+    names = {r.name for r in policies.list_rules()}
+    for rule in ('create', 'index', 'show', 'delete', 'update_vnf',
+                 'instantiate', 'terminate', 'heal', 'scale',
+                 'change_ext_conn', 'list_lcm_op_occs', 'show_lcm_op_occs',
+                 'retry', 'rollback', 'fail', 'cancel', 'api_versions'):
+        assert f'os_nfv_orchestration_api:vnf_instances:{rule}' in names
+    policies.get_enforcer().set_rules(policy.Rules.from_dict(
+        {'os_nfv_orchestration_api:vnf_instances:index': '!'}),
+        overwrite=False, use_conf=False)
+    assert v1(client, 'GET', '/vnf_instances').status_int == 403
+    assert client.lcm('GET', '/vnf_instances').status_int == 200

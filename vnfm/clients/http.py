@@ -1,0 +1,221 @@
+"""HTTP to systems outside vnfm: downloads (package upload from URI) and
+LCM notifications. Scheme checks, timeouts, TLS verified, no credentials in
+errors."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterable
+
+import requests
+
+_CHUNK = 64 * 1024
+
+
+class DownloadError(Exception):
+    """A download failed; ``detail`` says why in words a user can act on."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+def download(url: str, *, timeout: float, max_size: int,
+             allowed_schemes: Iterable[str],
+             auth: tuple[str, str] | None = None) -> bytes:
+    """The body of GET ``url``, within ``timeout`` seconds in total and at
+    most ``max_size`` bytes."""
+    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    allowed = {s.lower() for s in allowed_schemes}
+    if scheme not in allowed:
+        raise DownloadError(
+            f'URI scheme {scheme or "(none)"!r} is not allowed; use one of '
+            f"{', '.join(sorted(allowed))}.")
+    deadline = time.monotonic() + timeout
+    try:
+        with requests.get(url, stream=True, auth=auth,
+                          timeout=(min(timeout, 10), timeout)) as resp:
+            if resp.status_code != 200:
+                raise DownloadError(
+                    f'GET {_safe(url)} answered HTTP {resp.status_code}.')
+            declared = int(resp.headers.get('Content-Length') or 0)
+            if declared > max_size:
+                raise DownloadError(_too_large(url, max_size))
+            return _read(resp, url, deadline, max_size, timeout)
+    except requests.RequestException as e:
+        raise DownloadError(
+            f'GET {_safe(url)} failed: {type(e).__name__}.') from None
+
+
+def _read(resp: requests.Response, url: str, deadline: float,
+          max_size: int, timeout: float) -> bytes:
+    body = bytearray()
+    for chunk in resp.iter_content(_CHUNK):
+        body += chunk
+        if len(body) > max_size:
+            raise DownloadError(_too_large(url, max_size))
+        if time.monotonic() > deadline:
+            raise DownloadError(
+                f'GET {_safe(url)} took longer than {timeout:.0f}s.')
+    return bytes(body)
+
+
+def _too_large(url: str, max_size: int) -> str:
+    return f'{_safe(url)} is larger than the limit of {max_size} bytes.'
+
+
+def _safe(url: str) -> str:
+    """The URL without credentials or query (which may carry tokens)."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ''
+    if parts.port:
+        host = f'{host}:{parts.port}'
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, '', ''))
+
+
+# -- LCM notifications (SOL013 clause 8.3.4) ---------------------------------
+
+BASIC, OAUTH2 = 'BASIC', 'OAUTH2_CLIENT_CREDENTIALS'
+_NOTIFY_SCHEMES = frozenset({'http', 'https'})
+
+
+class DeliveryError(Exception):
+    """A notification was not delivered; ``detail`` says why (no secrets);
+    ``permanent``: retrying cannot help."""
+
+    def __init__(self, detail: str, permanent: bool = False) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.permanent = permanent
+
+
+class TokenCache:
+    """OAuth 2.0 client-credentials access tokens (RFC 6749 4.4), reused
+    until shortly before they expire."""
+
+    # Without expires_in, a token is reused this long.
+    DEFAULT_LIFETIME = 60.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._tokens: dict[tuple, tuple[str, float]] = {}
+
+    @staticmethod
+    def _key(params: dict) -> tuple:
+        secret = hashlib.sha256(
+            str(params.get('clientPassword')).encode()).hexdigest()
+        return params.get('tokenEndpoint'), params.get('clientId'), secret
+
+    def get(self, params: dict, *, timeout: float,
+            verify: bool | str) -> str:
+        """A valid access token for paramsOauth2ClientCredentials."""
+        key = self._key(params)
+        with self._lock:
+            token, expires = self._tokens.get(key, ('', 0.0))
+        if token and self._clock() < expires:
+            return token
+        token, lifetime = _fetch_token(params, timeout, verify)
+        # Renew a little early: the token must still be valid on arrival.
+        margin = min(30.0, lifetime / 10)
+        with self._lock:
+            self._tokens[key] = (token, self._clock() + lifetime - margin)
+        return token
+
+    def forget(self, params: dict) -> None:
+        """Drop the cached token (the receiver refused it)."""
+        with self._lock:
+            self._tokens.pop(self._key(params), None)
+
+
+def _fetch_token(params: dict, timeout: float,
+                 verify: bool | str) -> tuple[str, float]:
+    endpoint = str(params.get('tokenEndpoint') or '')
+    _check_scheme(endpoint)
+    try:
+        resp = requests.post(
+            endpoint, data={'grant_type': 'client_credentials'},
+            auth=(str(params.get('clientId')),
+                  str(params.get('clientPassword'))),
+            headers={'Accept': 'application/json'}, timeout=timeout,
+            verify=verify, allow_redirects=False)
+    except requests.RequestException as e:
+        raise DeliveryError(f'POST {_safe(endpoint)} (token) failed: '
+                            f'{type(e).__name__}.') from None
+    if resp.status_code != 200:
+        raise DeliveryError(f'Token endpoint {_safe(endpoint)} answered '
+                            f'HTTP {resp.status_code}.')
+    try:
+        body = resp.json()
+        token = body['access_token']
+        lifetime = float(body.get('expires_in') or
+                         TokenCache.DEFAULT_LIFETIME)
+    except (ValueError, KeyError, TypeError):
+        raise DeliveryError(f'Token endpoint {_safe(endpoint)} answered '
+                            'without a usable access_token.') from None
+    return str(token), max(lifetime, 1.0)
+
+
+def _check_scheme(url: str) -> None:
+    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    if scheme not in _NOTIFY_SCHEMES:
+        raise DeliveryError(f'URI scheme {scheme or "(none)"!r} cannot be '
+                            'used for notifications; use http or https.',
+                            permanent=True)
+
+
+def _auth_header(authentication: dict | None, tokens: TokenCache,
+                 timeout: float, verify: bool | str) -> dict:
+    """The Authorization header SubscriptionAuthentication asks for."""
+    if not authentication:
+        return {}
+    types = authentication.get('authType') or []
+    oauth2 = authentication.get('paramsOauth2ClientCredentials')
+    basic = authentication.get('paramsBasic')
+    if OAUTH2 in types and oauth2:
+        return {'Authorization': 'Bearer ' + tokens.get(
+            oauth2, timeout=timeout, verify=verify)}
+    if BASIC in types and basic:
+        user = f"{basic.get('userName', '')}:{basic.get('password', '')}"
+        return {'Authorization': 'Basic ' + base64.b64encode(
+            user.encode()).decode('ascii')}
+    raise DeliveryError(
+        f"authType {', '.join(types) or '(none)'} is not supported for "
+        'notifications (vnfm sends BASIC and OAUTH2_CLIENT_CREDENTIALS).',
+        permanent=True)
+
+
+def post_notification(url: str, payload: dict, *, version: str,
+                      authentication: dict | None, timeout: float,
+                      verify: bool | str = True,
+                      tokens: TokenCache | None = None) -> None:
+    """POST one notification to a callbackUri; DeliveryError unless the
+    receiver answers 2xx (SOL013: 204)."""
+    tokens = tokens or TOKENS
+    _check_scheme(url)
+    headers = {'Content-Type': 'application/json',
+               'Accept': 'application/json', 'Version': version,
+               **_auth_header(authentication, tokens, timeout, verify)}
+    try:
+        resp = requests.post(url, data=json.dumps(payload), headers=headers,
+                             timeout=timeout, verify=verify,
+                             allow_redirects=False)
+    except requests.RequestException as e:
+        raise DeliveryError(
+            f'POST {_safe(url)} failed: {type(e).__name__}.') from None
+    if 200 <= resp.status_code < 300:
+        return
+    if resp.status_code == 401 and authentication and authentication.get(
+            'paramsOauth2ClientCredentials'):
+        tokens.forget(authentication['paramsOauth2ClientCredentials'])
+    raise DeliveryError(f'POST {_safe(url)} answered HTTP '
+                        f'{resp.status_code}.')
+
+
+#: The tokens of the process's notification deliveries.
+TOKENS = TokenCache()

@@ -1,0 +1,97 @@
+"""Errors of vnfm. Each carries what a ProblemDetails response needs.
+
+The API turns any ``VnfmError`` into ``application/problem+json`` with
+``status``, ``title`` and ``detail``; anything else becomes a 500 whose
+detail hides internals.
+"""
+
+from __future__ import annotations
+
+
+class VnfmError(Exception):
+    """Base of every error vnfm reports to a user."""
+
+    status = 500
+    title = 'Internal Server Error'
+
+    def __init__(self, detail: str, **extra: object) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+    def to_problem(self) -> dict:
+        """The error as a SOL013 ProblemDetails dict."""
+        problem = {'status': self.status, 'title': self.title,
+                   'detail': self.detail}
+        problem.update(self.extra)
+        return problem
+
+
+class BadRequest(VnfmError):
+    status = 400
+    title = 'Bad Request'
+
+
+class Unauthorized(VnfmError):
+    status = 401
+    title = 'Unauthorized'
+
+
+class Forbidden(VnfmError):
+    status = 403
+    title = 'Forbidden'
+
+
+class NotFound(VnfmError):
+    status = 404
+    title = 'Not Found'
+
+
+class MethodNotAllowed(VnfmError):
+    status = 405
+    title = 'Method Not Allowed'
+
+
+class NotAcceptable(VnfmError):
+    status = 406
+    title = 'Not Acceptable'
+
+
+class Conflict(VnfmError):
+    """The resource is not in a state that allows the request."""
+
+    status = 409
+    title = 'Conflict'
+
+
+class PayloadTooLarge(VnfmError):
+    status = 413
+    title = 'Payload Too Large'
+
+
+class UnsupportedMediaType(VnfmError):
+    status = 415
+    title = 'Unsupported Media Type'
+
+
+class UnprocessableEntity(VnfmError):
+    status = 422
+    title = 'Unprocessable Entity'
+
+
+class ServiceUnavailable(VnfmError):
+    status = 503
+    title = 'Service Unavailable'
+
+
+class OperationFailed(VnfmError):
+    """An LCM step failed; the op occurrence records the detail."""
+
+    status = 500
+    title = 'Operation Failed'
+
+
+class DeadlineExceeded(OperationFailed):
+    """An external call or hook ran past its deadline."""
+
+    title = 'Deadline Exceeded'

@@ -1,0 +1,55 @@
+"""The conductor's RPC client: the only conductor module vnfm-api imports.
+
+Every method is a cast carrying ids only: the database holds the truth and
+the cast is a doorbell (a lost one is found by the conductors' sweep).
+
+Versions: 1.0 - start_lcm_op, onboard_package, fetch_package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import oslo_messaging
+
+from vnfm.common import rpc
+from vnfm.conf import CONF
+
+
+class ConductorAPI:
+    """Casts to the conductors' topic (competing consumers)."""
+
+    # Kept equal to ConductorManager.RPC_API_VERSION (a test checks it).
+    RPC_API_VERSION = '1.0'
+
+    def __init__(self, transport: oslo_messaging.Transport | None = None,
+                 topic: str | None = None) -> None:
+        target = oslo_messaging.Target(
+            topic=topic or CONF.conductor.topic,
+            version=self.RPC_API_VERSION)
+        self._client = rpc.get_client(target, transport=transport,
+                                      version_cap=self.RPC_API_VERSION)
+
+    def _cast(self, ctx: Any, method: str, **kwargs: Any) -> None:
+        # A bounded number of reconnection attempts: with the broker down
+        # the API answers (the op is committed; the sweep finds it) instead
+        # of blocking the request for ever.
+        self._client.prepare(
+            version='1.0', retry=CONF.conductor.cast_retries).cast(
+            ctx, method, **kwargs)
+
+    def start_lcm_op(self, ctx: Any, op_id: str) -> None:
+        """Ask a conductor to run the op occurrence ``op_id``."""
+        self._cast(ctx, 'start_lcm_op', op_id=op_id)
+
+    def onboard_package(self, ctx: Any, package_id: str) -> None:
+        """Ask a conductor to onboard the uploaded package ``package_id``."""
+        self._cast(ctx, 'onboard_package', package_id=package_id)
+
+    def fetch_package(self, ctx: Any, package_id: str,
+                      user_name: str | None = None,
+                      password: str | None = None) -> None:
+        """Ask a conductor to download the package from its URI, then
+        onboard it. The credentials travel in the cast only, never the DB."""
+        self._cast(ctx, 'fetch_package', package_id=package_id,
+                   user_name=user_name, password=password)

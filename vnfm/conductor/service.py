@@ -1,0 +1,131 @@
+"""vnfm-conductor: the RPC server, the worker pool and the periodic tasks,
+all in threads of one process (no eventlet).
+
+``ConductorService(host=..., transport=...)`` with ``start()`` / ``stop()``
+is what ``vnfm-conductor``, the all-in-one process and the tests run.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+import oslo_messaging
+
+from vnfm.common import rpc
+from vnfm.common import timeutils
+from vnfm.conductor import manager, packages, periodic, sync
+from vnfm.conductor.notifier import Notifier
+from vnfm.conductor.workers import WorkPool
+from vnfm.conf import CONF
+from vnfm.drivers.infra.registry import InfraDrivers
+from vnfm.drivers.mgmt.runner import MgmtRunner
+from vnfm.lcm.driver import LcmDriver
+
+LOG = logging.getLogger(__name__)
+
+
+class ConductorService:
+    """One conductor: consumes the topic, runs ops, keeps leases alive."""
+
+    def __init__(self, host: str | None = None,
+                 transport: oslo_messaging.Transport | None = None,
+                 infra: InfraDrivers | None = None,
+                 mgmt: MgmtRunner | None = None) -> None:
+        self.host = host or CONF.host
+        infra = infra or InfraDrivers.load(CONF.infra.enabled_infra_drivers)
+        mgmt = mgmt or MgmtRunner.load(
+            CONF.mgmt_driver.enabled_builtin_drivers)
+        self.lcm = LcmDriver(self.host, infra, mgmt)
+        self.pool = WorkPool(CONF.conductor.workers)
+        self.manager = manager.ConductorManager(self.lcm, self.pool)
+        self.notifier = Notifier(self.host)
+        target = oslo_messaging.Target(
+            topic=CONF.conductor.topic, server=self.host,
+            version=manager.ConductorManager.RPC_API_VERSION)
+        self._server = rpc.get_server(target, [self.manager], transport)
+        self._stopping = threading.Event()
+        self._stopped = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        """Start consuming and the periodic tasks."""
+        self._server.start()
+        tasks = [('heartbeat', CONF.conductor.heartbeat_interval,
+                  self.heartbeat),
+                 ('sweep', CONF.conductor.sweep_interval, self.sweep),
+                 ('notify', CONF.notifications.interval, self.notify)]
+        if CONF.kubernetes.sync_interval > 0:
+            tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
+        for name, interval, task in tasks:
+            thread = threading.Thread(
+                target=self._every, args=(interval, task),
+                name=f'vnfm-{name}', daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        LOG.info('Conductor %s started (topic %s, %d workers)', self.host,
+                 CONF.conductor.topic, CONF.conductor.workers)
+
+    def stop(self, timeout: float | None = None) -> bool:
+        """Stop taking work, let running ops finish for up to ``timeout``
+        seconds (default ``graceful_shutdown_timeout``), then mark the ops
+        still running FAILED_TEMP. True if everything finished."""
+        if timeout is None:
+            timeout = CONF.conductor.graceful_shutdown_timeout
+        self._server.stop()
+        finished = self.pool.stop(timeout)
+        self._stopping.set()
+        for thread in self._threads:
+            thread.join()
+        self.notifier.stop()
+        # Returns when oslo.messaging's idle dispatch threads notice (~1 s).
+        self._server.wait()
+        if not finished:
+            released = periodic.release(self.host, timeutils.utcnow())
+            LOG.warning('Conductor %s stopped with %d operations still '
+                        'running: %s', self.host, len(released),
+                        ', '.join(released))
+        self._stopped.set()
+        LOG.info('Conductor %s stopped', self.host)
+        return finished
+
+    def wait(self) -> None:
+        """Block until ``stop()`` has finished."""
+        self._stopped.wait()
+
+    def _every(self, interval: float, task: Callable[[], object]) -> None:
+        # Until stop(): running ops keep their leases while the pool drains.
+        while not self._stopping.wait(interval):
+            try:
+                task()
+            except Exception:  # thread boundary: log, try again next time
+                LOG.exception('Periodic task %s failed', task.__name__)
+
+    def heartbeat(self) -> int:
+        """Renew this conductor's leases."""
+        return periodic.heartbeat(self.host, timeutils.utcnow())
+
+    def sweep(self) -> None:
+        """Reap dead conductors' ops; pick up lost casts."""
+        now = timeutils.utcnow()
+        periodic.reap(now)
+        periodic.sweep_unclaimed(now, self._submit_op)
+        periodic.sweep_packages(now, self._submit_onboard)
+        self.notifier.purge(now)
+
+    def notify(self) -> int:
+        """Send the notifications due (the outbox)."""
+        return self.notifier.drain(self._stopping)
+
+    def sync(self) -> list[str]:
+        """Follow resources the VIMs replaced by themselves (idle
+        instances only)."""
+        return sync.sync_instances(self.lcm.infra)
+
+    def _submit_op(self, op_id: str) -> bool:
+        return manager.submit_op(self.pool, self.lcm, op_id)
+
+    def _submit_onboard(self, package_id: str) -> bool:
+        return self.pool.submit(('package', package_id), packages.onboard,
+                                package_id)

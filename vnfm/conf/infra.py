@@ -1,0 +1,27 @@
+"""Options of the [infra] group: infrastructure drivers."""
+
+from oslo_config import cfg
+
+group = cfg.OptGroup('infra', title='Infrastructure driver options')
+
+opts = [
+    cfg.ListOpt('enabled_infra_drivers', default=['noop'],
+                help='Infrastructure drivers to load (entry points in the '
+                     'vnfm.infra_drivers namespace). A name that does not '
+                     'load stops the service at start-up.'),
+    cfg.IntOpt('operation_timeout', default=3600, min=1,
+               help='Seconds one LCM operation (hooks and infra driver '
+                    'calls together) may take before it fails with a '
+                    'deadline error.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    """Register the [infra] options."""
+    conf.register_group(group)
+    conf.register_opts(opts, group=group)
+
+
+def list_opts() -> list:
+    """Options for the sample generator."""
+    return [(group, opts)]

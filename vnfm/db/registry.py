@@ -1,0 +1,75 @@
+"""Queries of the registries next to the LCM data: VIMs and
+subscriptions. Rows go in and out as plain dicts (see ``crud``).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import exc as sa_exc
+
+from vnfm.common import exceptions
+from vnfm.db import crud
+from vnfm.db import models
+
+VIMS = models.Vim.__table__
+SUBSCRIPTIONS = models.Subscription.__table__
+
+
+def _vim_project_key(values: dict) -> dict:
+    if 'project_id' not in values:
+        return values
+    return dict(values, project_key=values['project_id'] or '')
+
+
+def vim_create(values: dict) -> dict:
+    """Insert a VIM; Conflict if its name is taken in the project."""
+    try:
+        return crud.create(VIMS, _vim_project_key(
+            dict({'project_id': None}, **values)))
+    except sa_exc.IntegrityError:
+        raise exceptions.Conflict(
+            f"A VIM named {values.get('name')!r} already exists.") from None
+
+
+def vim_get(vim_id: str) -> dict:
+    """One VIM; NotFound if absent."""
+    return crud.one(VIMS, vim_id)
+
+
+def vim_list(where: dict | None = None) -> list[dict]:
+    """VIMs matching ``where``."""
+    return crud.select(VIMS, where)
+
+
+def vim_update(vim_id: str, values: dict,
+               expected: dict | None = None) -> dict:
+    """Compare-and-set update of a VIM; Conflict if the name is taken."""
+    try:
+        return crud.cas(VIMS, vim_id, _vim_project_key(values), expected)
+    except sa_exc.IntegrityError:
+        raise exceptions.Conflict(
+            f"A VIM named {values.get('name')!r} already exists.") from None
+
+
+def vim_delete(vim_id: str) -> None:
+    """Delete a VIM."""
+    crud.remove(VIMS, vim_id)
+
+
+def subscription_create(values: dict) -> dict:
+    """Insert a subscription."""
+    return crud.create(SUBSCRIPTIONS, values)
+
+
+def subscription_get(subscription_id: str) -> dict:
+    """One subscription; NotFound if absent."""
+    return crud.one(SUBSCRIPTIONS, subscription_id)
+
+
+def subscription_list(where: dict | None = None) -> list[dict]:
+    """Subscriptions matching ``where``."""
+    return crud.select(SUBSCRIPTIONS, where)
+
+
+def subscription_delete(subscription_id: str) -> None:
+    """Delete a subscription."""
+    crud.remove(SUBSCRIPTIONS, subscription_id)

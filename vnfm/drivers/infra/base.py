@@ -1,0 +1,174 @@
+"""The infrastructure driver contract: one ABC every VIM type implements.
+
+Infra drivers create, change and delete VIM resources. They never touch the
+database: they get an ``InfraContext`` and return an ``InfraResult`` saying
+what changed, and the LCM driver persists it. A driver raises
+``vnfm.common.exceptions.OperationFailed`` (or ``DeadlineExceeded``) with a
+detail a user can act on when a step fails.
+
+Retry runs a step again after a failure, so every method must be idempotent
+given ``ctx.work`` (what the driver returned as ``InfraResult.work`` from an
+earlier attempt of the same op occurrence, also kept when the step failed
+half-way only if the driver raised ``PartialFailure`` with its work).
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import time
+from typing import Any
+
+from vnfm.common import exceptions
+from vnfm.drivers.package_files import PackageFiles
+
+
+@dataclasses.dataclass
+class InfraContext:
+    """Everything an infra driver needs for one LCM step."""
+
+    operation: str                  # LcmOperationType, e.g. 'INSTANTIATE'
+    vnf_instance: dict[str, Any]    # SOL VnfInstance (secrets masked)
+    request: dict[str, Any]         # the LCM request (operationParams)
+    vnfd: dict[str, Any]            # vnfm.csar.Vnfd.to_dict() of the package
+    flavour_id: str | None
+    # The vimConnectionInfo entries (id -> VimConnectionInfo) this driver
+    # handles, secrets in clear.
+    vim_connection_info: dict[str, dict[str, Any]]
+    package: PackageFiles
+    deadline: float                 # time.monotonic() value
+    work: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # CHANGE_VNFPKG: the target package and its VNFD.
+    target_vnfd: dict[str, Any] | None = None
+    target_package: PackageFiles | None = None
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline; DeadlineExceeded if none."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise exceptions.DeadlineExceeded(
+                f'{self.operation} ran past its deadline.')
+        return left
+
+    def vim_connection(self) -> tuple[str, dict[str, Any]]:
+        """The (id, VimConnectionInfo) this step runs on."""
+        return next(iter(self.vim_connection_info.items()))
+
+
+@dataclasses.dataclass
+class InfraResult:
+    """What an infra step changed."""
+
+    # The new instantiatedVnfInfo (None: unchanged; terminate clears it
+    # itself).
+    instantiated_vnf_info: dict[str, Any] | None = None
+    # SOL VnfLcmOpOcc.resourceChanges: affectedVnfcs, affectedVirtualLinks,
+    # affectedExtLinkPorts, affectedVirtualStorages.
+    resource_changes: dict[str, Any] | None = None
+    # Driver-private state kept in the op occurrence for retry and rollback.
+    work: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form (stored in the op occurrence's work)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> InfraResult:
+        """Rebuild from ``to_dict()`` output."""
+        return cls(**d)
+
+
+@dataclasses.dataclass
+class SyncContext:
+    """What an infra driver needs to compare an idle instance with its VIM."""
+
+    vnf_instance: dict[str, Any]    # SOL VnfInstance (secrets masked)
+    # The vimConnectionInfo entries (id -> VimConnectionInfo) this driver
+    # handles, secrets in clear.
+    vim_connection_info: dict[str, dict[str, Any]]
+    deadline: float                 # time.monotonic() value
+
+    def vim_connection(self) -> tuple[str, dict[str, Any]]:
+        """The (id, VimConnectionInfo) the instance runs on."""
+        return next(iter(self.vim_connection_info.items()))
+
+
+class PartialFailure(exceptions.OperationFailed):
+    """A step failed after creating something; ``work`` says what, so a
+    retry or rollback can find it."""
+
+    def __init__(self, detail: str, work: dict[str, Any]) -> None:
+        super().__init__(detail)
+        self.work = work
+
+
+class InfraDriver(abc.ABC):
+    """Lifecycle of VNF resources on one kind of VIM."""
+
+    # vimType values (VimConnectionInfo.vimType) this driver serves.
+    vim_types: tuple[str, ...] = ()
+
+    @abc.abstractmethod
+    def instantiate(self, ctx: InfraContext) -> InfraResult:
+        """Create the resources of the instance."""
+
+    @abc.abstractmethod
+    def terminate(self, ctx: InfraContext) -> InfraResult:
+        """Delete every resource of the instance (missing ones are fine)."""
+
+    @abc.abstractmethod
+    def scale(self, ctx: InfraContext) -> InfraResult:
+        """Scale an aspect out or in (ctx.request is a ScaleVnfRequest)."""
+
+    @abc.abstractmethod
+    def heal(self, ctx: InfraContext) -> InfraResult:
+        """Heal VNFCs (ctx.request is a HealVnfRequest)."""
+
+    @abc.abstractmethod
+    def change_vnfpkg(self, ctx: InfraContext) -> InfraResult:
+        """Move the instance to ctx.target_vnfd / ctx.target_package."""
+
+    @abc.abstractmethod
+    def rollback_instantiate(self, ctx: InfraContext) -> InfraResult:
+        """Delete whatever a failed instantiate created (per ctx.work)."""
+
+    @abc.abstractmethod
+    def rollback_scale(self, ctx: InfraContext) -> InfraResult:
+        """Undo a failed scale (per ctx.work)."""
+
+    @abc.abstractmethod
+    def rollback_change_vnfpkg(self, ctx: InfraContext) -> InfraResult:
+        """Return to the source package after a failed change (ctx.work)."""
+
+    def sync(self, ctx: SyncContext) -> dict[str, Any] | None:
+        """The instance's instantiatedVnfInfo as the VIM has it now, when it
+        differs from the stored one (the VIM replaced resources by itself);
+        None when nothing changed. Default: nothing to sync.
+
+        Called periodically for INSTANTIATED instances with no operation in
+        progress; the caller stores the result with a compare-and-set.
+        """
+        return None
+
+
+def heal_targets(info: dict[str, Any], wanted: list[str]) -> list[dict]:
+    """The vnfcResourceInfo entries a HealVnfRequest's vnfcInstanceId names
+    (all of them when it names none).
+
+    SOL003 v3.3.1 names VNFCs by vnfcInfo id, SOL003 v2.6.1 by
+    vnfcResourceInfo id: both are accepted. OperationFailed names unknown ids.
+    """
+    entries = info.get('vnfcResourceInfo') or []
+    if not wanted:
+        return list(entries)
+    by_id = {e['id']: e for e in entries}
+    for vnfc in info.get('vnfcInfo') or []:
+        entry = by_id.get(vnfc.get('vnfcResourceInfoId'))
+        if entry is not None:
+            by_id.setdefault(vnfc['id'], entry)
+    unknown = [w for w in wanted if w not in by_id]
+    if unknown:
+        raise exceptions.OperationFailed(
+            f"vnfcInstanceId {', '.join(unknown)} is not a VNFC of this VNF "
+            'instance.')
+    return list({by_id[w]['id']: by_id[w] for w in wanted}.values())

@@ -1,0 +1,1 @@
+"""The Kubernetes infra driver (vimType ETSINFV.KUBERNETES.V_1)."""

@@ -1,0 +1,120 @@
+"""Heal: replace the Pods of chosen VNFCs (or all), keeping the VNFC ids.
+
+Pods of controllers are removed by the eviction API, so PodDisruptionBudgets
+hold (an eviction refused with 429 is retried until the deadline); the
+controller creates the replacement. A bare Pod is deleted, and re-created
+from the package's manifest once it is gone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vnfm.clients import kubernetes as k8s
+from vnfm.conf import CONF
+from vnfm.drivers.infra import base
+from vnfm.drivers.infra.kubernetes import common, resources, scaling, vnfcs
+
+Obj = dict[str, Any]
+
+
+def heal(ctx: base.InfraContext) -> base.InfraResult:
+    """Replace the Pods of the VNFCs; wait until workloads are ready."""
+    info = common.info_of(ctx)
+    instance_id = ctx.vnf_instance['id']
+    chosen = base.heal_targets(
+        info, list(ctx.request.get('vnfcInstanceId') or []))
+    workloads = common.vdu_workloads(info)
+    vdu_ids = sorted({e['vduId'] for e in chosen})
+    grace = CONF.kubernetes.graceful_termination_timeout
+    namespace = (info.get('metadata') or {}).get('namespace')
+    work: Obj = dict(ctx.work)
+    vim_id, kube = common.kube_for(ctx)
+    with kube:
+        deadline = common.ready_deadline(ctx)
+        bare = [e for e in chosen if workloads[e['vduId']]['kind'] == 'Pod']
+        for e in chosen:
+            if e not in bare:
+                kube.evict_until(
+                    e['computeResource']['resourceId'],
+                    namespace,
+                    grace,
+                    deadline,
+                )
+        if bare:
+            _recreate_bare(
+                ctx, kube, info, [workloads[e['vduId']] for e in bare], grace
+            )
+        absent = [
+            (namespace, e['computeResource']['resourceId'])
+            for e in chosen
+            if e not in bare
+        ]
+        pods = common.wait_ready(
+            ctx,
+            kube,
+            [workloads[v] for v in vdu_ids],
+            instance_id,
+            work,
+            absent,
+        )
+        work['requests'] = kube.requests
+    old = info.get('vnfcResourceInfo') or []
+    names = common.pod_names(pods, {v: workloads[v] for v in vdu_ids})
+    changed = vnfcs.build(
+        instance_id,
+        old,
+        names,
+        {v: workloads[v]['kind'] for v in vdu_ids},
+        vim_id,
+    )
+    new = [e for e in old if e['vduId'] not in vdu_ids] + changed
+    new_info = {
+        **info,
+        'vnfcResourceInfo': new,
+        'vnfcInfo': vnfcs.vnfc_info(new),
+    }
+    return base.InfraResult(
+        instantiated_vnf_info=new_info,
+        work=work,
+        resource_changes=vnfcs.affected(old, new, {e['id'] for e in chosen}),
+    )
+
+
+def _recreate_bare(
+    ctx: base.InfraContext,
+    kube: k8s.KubeClient,
+    info: Obj,
+    pods: list[Obj],
+    grace: int,
+) -> None:
+    """Delete bare Pods, wait until gone, create them again."""
+    meta = info.get('metadata') or {}
+    instance_id = ctx.vnf_instance['id']
+    k8s.delete_and_wait(
+        kube,
+        pods,
+        common.selector(instance_id),
+        common.delete_deadline(ctx, grace),
+        grace_period=grace,
+    )
+    flavour = scaling.flavour_of(ctx.vnfd, info.get('flavourId'))
+    deployed = resources.prepare(
+        kube,
+        ctx.package,
+        meta.get(resources.DEF_FILES) or [],
+        meta.get('namespace'),
+        flavour,
+        instance_id,
+        {},
+    )
+    wanted = {
+        (p['metadata'].get('namespace'), p['metadata']['name']) for p in pods
+    }
+    manifests = [
+        o
+        for o in deployed.objects
+        if o['kind'] == 'Pod'
+        and (o['metadata'].get('namespace'), o['metadata']['name']) in wanted
+    ]
+    common.apply_all(kube, manifests, instance_id, {})

@@ -1,0 +1,135 @@
+"""The MgmtDriver contract: what runs before and after an LCM operation.
+
+A VNFD names, per hook (``instantiate_start``, ``modify_information_end``,
+...), either a script in the package (run by ``ScriptMgmtDriver``) or a
+built-in driver registered in the ``vnfm.mgmt_drivers`` entry-point
+namespace. A built-in driver implements one method per hook it serves,
+named after the hook (``def modify_information_end(self, ctx)``), and may
+implement ``rollback_<hook>`` to undo what that hook did when the operation
+is rolled back. Drivers never touch the database: they return the changes
+they made (``HookResult.changes``) and the LCM driver records them.
+
+Changes a hook may return (each key optional):
+``instantiatedVnfInfo``, ``metadata``, ``extensions``,
+``vnfConfigurableProperties``, ``vimConnectionInfo`` (JSON merge patches,
+RFC 7396, applied to the instance), ``resourceChanges`` (lists appended
+to the op occurrence's resourceChanges) and ``changedInfo`` (a merge patch
+of the op occurrence's changedInfo only, never applied to the instance:
+what a hook reports, e.g. the objects a container update replaced).
+
+A hook that changes things in several steps keeps what it needs for its
+rollback in ``ctx.work`` and calls ``ctx.save_work()`` before changing
+anything: ``work`` is kept with the op occurrence even when the hook fails,
+and the same dict comes back on retry and to ``rollback_<hook>``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import Any
+
+from vnfm.common import exceptions
+from vnfm.drivers.package_files import PackageFiles
+
+# Modify VNF Information with ``"metadata": {"vnfm_dry_run": true}``: only
+# the ``modify_information_end`` hook runs, it must change nothing and only
+# report (in changedInfo) what it would do; the instance is not changed.
+DRY_RUN = 'vnfm_dry_run'
+
+CHANGE_KEYS = frozenset({
+    'instantiatedVnfInfo', 'metadata', 'extensions',
+    'vnfConfigurableProperties', 'vimConnectionInfo', 'resourceChanges',
+    'changedInfo'})
+
+
+@dataclasses.dataclass
+class HookContext:
+    """Everything a hook gets."""
+
+    hook: str                        # e.g. 'instantiate_end'
+    operation: str                   # LcmOperationType, e.g. 'INSTANTIATE'
+    vnf_instance: dict[str, Any]     # SOL VnfInstance (secrets masked)
+    vnf_lcm_op_occ: dict[str, Any]   # SOL VnfLcmOpOcc
+    request: dict[str, Any]          # the LCM request
+    vim_connection_info: dict[str, dict[str, Any]]  # secrets in clear
+    vnfd: dict[str, Any]             # vnfm.csar.Vnfd.to_dict()
+    package: PackageFiles            # the package the hook comes from
+    definition: dict[str, Any]       # vnfm.csar.Hook.to_dict()
+    deadline: float                  # time.monotonic() value
+    # What this hook returned when it ran before (for rollback).
+    previous: dict[str, Any] | None = None
+    # A hook from the target package (modify with a new vnfdId, change
+    # current package): the VNFD and files of the package the instance
+    # runs now. None otherwise.
+    source_vnfd: dict[str, Any] | None = None
+    source_package: PackageFiles | None = None
+    # The hook's own state, kept with the op occurrence (also on failure);
+    # persisted by save_work().
+    work: dict[str, Any] = dataclasses.field(default_factory=dict)
+    persist: Callable[[], None] | None = None
+
+    def save_work(self) -> None:
+        """Persist ``work`` now (no-op when the caller keeps none)."""
+        if self.persist is not None:
+            self.persist()
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline; DeadlineExceeded if none."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise exceptions.DeadlineExceeded(
+                f'{self.hook} hook ran past the deadline of {self.operation}.')
+        return left
+
+
+@dataclasses.dataclass
+class HookResult:
+    """What a hook changed."""
+
+    changes: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form."""
+        return dataclasses.asdict(self)
+
+
+def is_dry_run(request: dict[str, Any]) -> bool:
+    """Whether a modify request asks for a dry run."""
+    value = (request.get('metadata') or {}).get(DRY_RUN)
+    return value is True or (isinstance(value, str)
+                             and value.strip().lower() == 'true')
+
+
+def check_changes(where: str, changes: Any) -> dict[str, Any]:
+    """``changes`` if it is a dict of known keys; OperationFailed if not."""
+    if not isinstance(changes, dict):
+        raise exceptions.OperationFailed(
+            f'{where} returned changes that are not a JSON object.')
+    unknown = sorted(set(changes) - CHANGE_KEYS)
+    if unknown:
+        raise exceptions.OperationFailed(
+            f"{where} returned unknown changes {', '.join(unknown)}; "
+            f"allowed: {', '.join(sorted(CHANGE_KEYS))}.")
+    return changes
+
+
+class MgmtDriver:
+    """Base of built-in MgmtDrivers: a method per hook served."""
+
+    name = 'mgmt driver'
+
+    def run_hook(self, ctx: HookContext) -> HookResult:
+        """Run the method named after ``ctx.hook``."""
+        method = getattr(self, ctx.hook, None)
+        if method is None:
+            raise exceptions.OperationFailed(
+                f'{ctx.hook} hook: built-in MgmtDriver {self.name} does not '
+                f'implement {ctx.hook}.')
+        return method(ctx)
+
+    def rollback_hook(self, ctx: HookContext) -> HookResult:
+        """Run ``rollback_<hook>`` if the driver has it; else nothing."""
+        method = getattr(self, f'rollback_{ctx.hook}', None)
+        return method(ctx) if method is not None else HookResult()

@@ -1,0 +1,191 @@
+"""Hook scripts from the package, run in a subprocess (DESIGN.md section 5).
+
+Protocol: the script gets a JSON document on stdin (hook, operation,
+vnf_instance, vnf_lcm_op_occ, request, package_dir, vim_connection_info),
+runs with the extracted package as its working directory in a private
+temporary directory, and writes a JSON object to stdout (``{"changes":
+{...}}``, optional). stderr is its log. A non-zero exit, a timeout or output
+that is not a JSON object fails the operation with the tail of stderr.
+
+Only scripts whose SHA-256 is in ``[mgmt_driver] allowed_script_sha256`` run
+(unless ``allow_any_script``). The environment holds PATH, HOME (the private
+directory), LANG and, when the conductor has it, VNFM_HOOK_RECORD.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from typing import IO, Any
+
+from vnfm.common import exceptions
+from vnfm.conf import CONF
+from vnfm.drivers.mgmt import base
+
+LOG = logging.getLogger(__name__)
+PASSED_ENV = ('VNFM_HOOK_RECORD',)
+
+
+class ScriptMgmtDriver(base.MgmtDriver):
+    """Runs the hook's script from the package."""
+
+    name = 'script'
+
+    def run_hook(self, ctx: base.HookContext) -> base.HookResult:
+        """Run the script named by the hook definition."""
+        path = ctx.definition.get('file')
+        where = f'{ctx.hook} hook {path}'
+        if not path or path not in ctx.package:
+            raise exceptions.OperationFailed(
+                f'{where}: the script is not in package '
+                f'{ctx.package.package_id}.')
+        _check_allowed(where, ctx.package.read(path))
+        with tempfile.TemporaryDirectory(prefix='vnfm-hook-') as tmp:
+            package_dir = os.path.join(tmp, 'package')
+            os.mkdir(package_dir)
+            os.mkdir(os.path.join(tmp, 'home'))
+            ctx.package.extract_to(package_dir)
+            doc = _document(ctx, package_dir)
+            rc, out, err = _run(where, [_python(), '-E', '-s', path], doc,
+                                package_dir, _environment(tmp),
+                                min(ctx.remaining(),
+                                    CONF.mgmt_driver.script_timeout))
+        if err:
+            LOG.info('%s (vnf instance %s) stderr:\n%s', where,
+                     ctx.vnf_instance.get('id'), _text(err))
+        if rc != 0:
+            raise exceptions.OperationFailed(
+                f'{where} exited with {rc}: {_text(err)}')
+        return base.HookResult(changes=_changes(where, out))
+
+    def rollback_hook(self, ctx: base.HookContext) -> base.HookResult:
+        """Scripts have no rollback entry point: nothing to run."""
+        return base.HookResult()
+
+
+def _check_allowed(where: str, script: bytes) -> None:
+    digest = hashlib.sha256(script).hexdigest()
+    allowed = {d.strip().lower() for d in
+               CONF.mgmt_driver.allowed_script_sha256}
+    if CONF.mgmt_driver.allow_any_script or digest in allowed:
+        return
+    raise exceptions.OperationFailed(
+        f'{where} is not allowed to run: its SHA-256 {digest} is not in '
+        '[mgmt_driver] allowed_script_sha256.')
+
+
+def _python() -> str:
+    return CONF.mgmt_driver.python_executable or sys.executable
+
+
+def _environment(tmp: str) -> dict[str, str]:
+    env = {'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
+           'HOME': os.path.join(tmp, 'home'),
+           'LANG': os.environ.get('LANG', 'C.UTF-8')}
+    env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
+    return env
+
+
+def _document(ctx: base.HookContext, package_dir: str) -> bytes:
+    return json.dumps({
+        'hook': ctx.hook, 'operation': ctx.operation,
+        'vnf_instance': ctx.vnf_instance,
+        'vnf_lcm_op_occ': ctx.vnf_lcm_op_occ, 'request': ctx.request,
+        'package_dir': package_dir,
+        'vim_connection_info': ctx.vim_connection_info,
+    }).encode('utf-8')
+
+
+def _text(data: bytes) -> str:
+    return data.decode('utf-8', 'replace').strip()
+
+
+def _changes(where: str, out: bytes) -> dict[str, Any]:
+    if not out.strip():
+        return {}
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        raise exceptions.OperationFailed(
+            f'{where} wrote output that is not JSON ({e}): '
+            f'{_text(out[:200])}') from None
+    if not isinstance(doc, dict):
+        raise exceptions.OperationFailed(
+            f'{where} wrote JSON that is not an object.')
+    return base.check_changes(where, doc.get('changes', {}))
+
+
+class _Capture(threading.Thread):
+    """Reads a pipe to its end keeping at most ``limit`` bytes: the head
+    (stdout: more is an error) or the tail (stderr: the latest lines)."""
+
+    def __init__(self, pipe: IO[bytes], limit: int, keep_tail: bool) -> None:
+        super().__init__(daemon=True)
+        self.pipe, self.limit, self.keep_tail = pipe, limit, keep_tail
+        self.data = bytearray()
+        self.overflow = False
+
+    def run(self) -> None:
+        while chunk := self.pipe.read1(65536):
+            self.data += chunk
+            if len(self.data) > self.limit:
+                self.overflow = True
+                if self.keep_tail:
+                    del self.data[:len(self.data) - self.limit]
+                else:
+                    del self.data[self.limit:]
+
+
+def _feed(pipe: IO[bytes], data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except BrokenPipeError:
+        pass  # the script exits without reading stdin: allowed
+
+
+def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
+         env: dict[str, str], timeout: float) -> tuple[int, bytes, bytes]:
+    """Run ``cmd`` in its own process group; kill the group on timeout."""
+    limit = CONF.mgmt_driver.max_output_bytes
+    proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+    out = _Capture(proc.stdout, limit, keep_tail=False)
+    err = _Capture(proc.stderr, limit, keep_tail=True)
+    feeder = threading.Thread(target=_feed, args=(proc.stdin, doc),
+                              daemon=True)
+    for thread in (out, err, feeder):
+        thread.start()
+    try:
+        rc = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        err.join(5)
+        raise exceptions.DeadlineExceeded(
+            f'{where} did not finish within {timeout:.0f}s and was killed: '
+            f'{_text(bytes(err.data))}') from None
+    # Children the script left behind may hold the pipes open.
+    out.join(5)
+    err.join(5)
+    if out.is_alive() or err.is_alive():
+        _kill_group(proc)
+    if out.overflow:
+        raise exceptions.OperationFailed(
+            f'{where} wrote more than {limit} bytes to stdout.')
+    return rc, bytes(out.data), bytes(err.data)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()

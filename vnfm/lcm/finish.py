@@ -1,0 +1,88 @@
+"""The final writes of an op: each one transaction, each a compare-and-set
+on (owner, state) through the state machine in ``vnfm.objects.states``."""
+
+from __future__ import annotations
+
+import logging
+
+from vnfm.common import exceptions
+from vnfm.common import timeutils
+from vnfm.db import api as db
+from vnfm.lcm.operation import Outcome
+from vnfm.lcm.run import LeaseLost, OpRun
+from vnfm.objects import notifications
+from vnfm.objects.states import OpEvent, next_state
+
+LOG = logging.getLogger(__name__)
+
+
+def problem(error: exceptions.VnfmError) -> dict:
+    """The ProblemDetails recorded as the op's error."""
+    return {'status': error.status, 'title': error.title,
+            'detail': error.detail}
+
+
+def _leave(op: dict, event: OpEvent, values: dict, owner: str | None,
+           instance_values: dict | None = None) -> dict:
+    """Move ``op`` by ``event``, releasing it, if ``owner`` still has it."""
+    state = next_state(op['operation_state'], event)
+    values = dict(values, operation_state=state.value,
+                  state_entered_time=timeutils.utcnow(), owner=None,
+                  lease_expires_at=None)
+    try:
+        return db.op_update(
+            op['id'], values,
+            expected={'owner': owner,
+                      'operation_state': op['operation_state']},
+            instance_values=instance_values,
+            notifications=notifications.for_op(
+                dict(op, **values), instance_values=instance_values))
+    except exceptions.Conflict as e:
+        raise LeaseLost(str(e)) from None
+
+
+def complete(run: OpRun, outcome: Outcome) -> dict:
+    """COMPLETED, with the instance changes in the same transaction."""
+    values = {'active_instance_id': None, 'error': None, 'work': run.work,
+              'resource_changes': outcome.resource_changes,
+              'changed_info': outcome.changed_info}
+    op = _leave(run.op, OpEvent.COMPLETE, values, run.host,
+                outcome.instance_values or {})
+    LOG.info('Op %s (%s) of VNF instance %s COMPLETED', op['id'],
+             op['operation'], op['vnf_instance_id'])
+    return op
+
+
+def rolled_back(run: OpRun, outcome: Outcome) -> dict:
+    """ROLLED_BACK, with the instance restored in the same transaction
+    (and what rollback hooks reported, when they did)."""
+    values = {'active_instance_id': None, 'work': run.work}
+    if outcome.resource_changes is not None:
+        values['resource_changes'] = outcome.resource_changes
+    if outcome.changed_info is not None:
+        values['changed_info'] = outcome.changed_info
+    op = _leave(run.op, OpEvent.ROLLED_BACK, values, run.host,
+                outcome.instance_values)
+    LOG.info('Op %s (%s) ROLLED_BACK', op['id'], op['operation'])
+    return op
+
+
+def fail(op: dict, owner: str, error: exceptions.VnfmError,
+         work: dict | None = None) -> dict:
+    """FAILED_TEMP with ``error``: retry, rollback or fail are next."""
+    values = {'error': problem(error)}
+    if work is not None:
+        values['work'] = work
+    op = _leave(op, OpEvent.ERROR, values, owner)
+    LOG.warning('Op %s (%s) FAILED_TEMP: %s', op['id'], op['operation'],
+                error.detail)
+    return op
+
+
+def abort(op: dict, error: exceptions.VnfmError) -> dict:
+    """ROLLED_BACK before anything ran (an op nobody claimed yet)."""
+    values = {'error': problem(error), 'active_instance_id': None}
+    op = _leave(op, OpEvent.ABORT, values, None)
+    LOG.warning('Op %s (%s) aborted: %s', op['id'], op['operation'],
+                error.detail)
+    return op

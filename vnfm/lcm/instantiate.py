@@ -1,0 +1,52 @@
+"""Instantiate VNF (SOL003 5.4.4)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from vnfm.drivers.infra import base as infra_base
+from vnfm.lcm import merge
+from vnfm.lcm.operation import Operation, Outcome, with_hook_changes
+from vnfm.lcm.run import OpRun
+from vnfm.objects.states import InstantiationState, LcmOperation
+
+
+class Instantiate(Operation):
+    """Create the VNF's resources; the instance becomes INSTANTIATED."""
+
+    operation = LcmOperation.INSTANTIATE.value
+    hook_op = 'instantiate'
+    infra_method = 'instantiate'
+
+    def outcome(self, run: OpRun,
+                result: infra_base.InfraResult | None) -> Outcome:
+        """INSTANTIATED with the driver's instantiatedVnfInfo and the
+        request's vimConnectionInfo, extensions, vnfConfigurableProperties
+        merged into the instance's."""
+        assert result is not None  # needs_infra
+        request = run.request
+        values = {
+            'instantiation_state': InstantiationState.INSTANTIATED.value,
+            'instantiated_vnf_info': result.instantiated_vnf_info,
+            'vim_connection_info': run.stored_vim_connection_info,
+        }
+        for key, column in (('extensions', 'extensions'),
+                            ('vnfConfigurableProperties',
+                             'vnf_configurable_properties')):
+            if request.get(key) is not None:
+                values[column] = merge.merge_patch(run.instance.get(column),
+                                                   request[key])
+        return Outcome(instance_values=values,
+                       resource_changes=result.resource_changes)
+
+    def rollback(self, run: OpRun) -> Outcome:
+        """Delete what the infra driver created; NOT_INSTANTIATED again."""
+        self.rollback_infra(run, 'rollback_instantiate')
+        undone = run.rollback_hooks(['instantiate_start', 'instantiate_end'])
+        outcome = with_hook_changes(run, Outcome(), undone)
+        # A NOT_INSTANTIATED instance has no instantiatedVnfInfo, whatever
+        # a rollback hook returned.
+        values = dict(outcome.instance_values or {}, instantiation_state=(
+            InstantiationState.NOT_INSTANTIATED.value),
+            instantiated_vnf_info=None)
+        return dataclasses.replace(outcome, instance_values=values)

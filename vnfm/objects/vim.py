@@ -1,0 +1,158 @@
+"""A registered VIM (Tacker /v1.0/vims) from a database row: the masked
+Tacker view, and the SOL003 VimConnectionInfo a driver connects with.
+
+The row keeps the whole ``auth_cred`` of the request as one Fernet token
+(``vnfm.common.crypto``); only ``to_vim_connection_info`` hands the secrets
+out, and only to the conductor side.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vnfm.common import crypto
+from vnfm.common import timeutils
+from vnfm.db import registry
+
+KUBERNETES = 'kubernetes'
+OPENSTACK = 'openstack'
+# Tacker VIM type -> SOL003 vimType (ETSI NFV registry names).
+SOL_VIM_TYPES = {
+    KUBERNETES: 'ETSINFV.KUBERNETES.V_1',
+    OPENSTACK: 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
+}
+ACTIVE = 'ACTIVE'
+# What Tacker shows in place of a secret.
+TACKER_MASK = '***'
+# auth_cred keys that are not secrets: shown as given.
+PUBLIC_CRED_KEYS = frozenset({
+    'username', 'user_id', 'user_domain_name', 'cert_verify', 'ssl_ca_cert',
+    'client_cert', 'oidc_token_url', 'client_id', 'auth_url',
+    'project_name', 'project_id', 'project_domain_name'})
+# ``extra`` flag allowing a plain-http or unverified Kubernetes endpoint
+# (the name the Kubernetes client reads from interfaceInfo).
+SKIP_TLS_VERIFY = 'skip_tls_verify'
+
+
+def flag(value: Any) -> bool:
+    """Whether a YAML/JSON flag is set (true or "true"/"True")."""
+    return value is True or (isinstance(value, str)
+                             and value.strip().lower() == 'true')
+
+
+def credentials(row: dict) -> dict:
+    """The decrypted auth_cred of a VIM row."""
+    return crypto.decrypt(row['auth_cred']) if row.get('auth_cred') else {}
+
+
+def mask_auth_cred(cred: dict) -> dict:
+    """auth_cred with every secret value replaced by ``***``."""
+    return {k: (v if k in PUBLIC_CRED_KEYS else TACKER_MASK)
+            for k, v in cred.items()}
+
+
+def to_tacker(row: dict) -> dict:
+    """The Tacker VIM view of a row, secrets masked."""
+    return {
+        'id': row['id'],
+        'name': row['name'],
+        'description': row.get('description') or '',
+        'type': row['type'],
+        'tenant_id': row.get('project_id'),
+        'auth_url': row.get('auth_url'),
+        'auth_cred': mask_auth_cred(credentials(row)),
+        'vim_project': row.get('vim_project') or {},
+        # Tacker discovers regions/namespaces by contacting the VIM; the
+        # API server never contacts one.
+        'placement_attr': {},
+        'status': row['status'],
+        'is_default': bool(row.get('is_default')),
+        'shared': False,
+        'extra': row.get('extra') or {},
+        'created_at': timeutils.isotime(row.get('created_at')),
+        'updated_at': timeutils.isotime(row.get('updated_at')),
+    }
+
+
+def _kubernetes_info(row: dict, cred: dict) -> tuple[dict, dict]:
+    interface = {'endpoint': row['auth_url']}
+    if cred.get('ssl_ca_cert'):
+        interface['ssl_ca_cert'] = cred['ssl_ca_cert']
+    if flag((row.get('extra') or {}).get(SKIP_TLS_VERIFY)):
+        interface[SKIP_TLS_VERIFY] = True
+    if cred.get('bearer_token'):
+        access = {'bearer_token': cred['bearer_token']}
+    elif cred.get('client_cert') and cred.get('client_key'):
+        access = {'client_cert': cred['client_cert'],
+                  'client_key': cred['client_key']}
+    else:
+        keys = ('username', 'password', 'oidc_token_url', 'client_id',
+                'client_secret')
+        access = {k: cred[k] for k in keys if cred.get(k) is not None}
+    return interface, access
+
+
+def _openstack_info(row: dict, cred: dict) -> tuple[dict, dict]:
+    skip = not flag(cred.get('cert_verify', 'True'))
+    interface = {'endpoint': row['auth_url'],
+                 'skipCertificateVerification': skip,
+                 'skipCertificateHostnameCheck': skip}
+    project = row.get('vim_project') or {}
+    access = {
+        'username': cred.get('username'),
+        'password': cred.get('password'),
+        'project': project.get('name'),
+        'projectId': project.get('id'),
+        'projectDomain': project.get('project_domain_name'),
+        'userDomain': cred.get('user_domain_name'),
+        'region': (row.get('extra') or {}).get('region'),
+    }
+    return interface, {k: v for k, v in access.items() if v}
+
+
+def to_vim_connection_info(row: dict) -> dict:
+    """The SOL003 VimConnectionInfo of a VIM row, secrets in clear: for the
+    conductor and drivers, never for an API response."""
+    cred = credentials(row)
+    if row['type'] == KUBERNETES:
+        interface, access = _kubernetes_info(row, cred)
+    else:
+        interface, access = _openstack_info(row, cred)
+    return {'vimId': row['id'], 'vimType': SOL_VIM_TYPES[row['type']],
+            'interfaceInfo': interface, 'accessInfo': access}
+
+
+def get_vim_connection_info(vim_id: str) -> dict:
+    """The VimConnectionInfo of registered VIM ``vim_id``; NotFound if no
+    such VIM."""
+    return to_vim_connection_info(registry.vim_get(vim_id))
+
+
+def find_default(project_id: str | None, vim_type: str | None = None
+                 ) -> dict | None:
+    """The default VIM row of a project (of ``vim_type`` if given)."""
+    where: dict = {'is_default': True, 'project_key': project_id or ''}
+    if vim_type:
+        where['type'] = vim_type
+    rows = registry.vim_list(where)
+    return rows[0] if rows else None
+
+
+def resolve_vim_connection_info(stored: Any) -> Any:
+    """A stored (sealed) vimConnectionInfo map with secrets in clear; each
+    entry that names a registered ``vimId`` but brings no ``accessInfo`` is
+    completed from that VIM (NotFound if it is not registered). For the
+    conductor and drivers only."""
+    plain = crypto.unseal_vim_connection_info(stored)
+    if not isinstance(plain, dict):
+        return plain
+    out = {}
+    for key, info in plain.items():
+        if (isinstance(info, dict) and info.get('vimId')
+                and not info.get('accessInfo')):
+            # NotFound ("VIM <id> does not exist.") fails the operation.
+            registered = get_vim_connection_info(info['vimId'])
+            info = {**registered, **{k: v for k, v in info.items()
+                                     if v not in (None, {}, '')}}
+        out[key] = info
+    return out

@@ -1,0 +1,131 @@
+"""Task resources of a VNF instance: instantiate, terminate, scale, heal,
+change_ext_conn, change_vnfpkg (SOL003 v3.3.1 clauses 5.4.4 to 5.4.11a).
+
+Each checks what can be checked now (state, flavour, aspect, VNFC ids) so
+the client gets a 4xx instead of a failed op, then records the op.
+"""
+
+from __future__ import annotations
+
+import webob
+
+from vnfm.common import exceptions
+from vnfm.db import api as db
+from vnfm.objects import states
+from vnfm.server.controllers import vnf_instances
+from vnfm.server.request import ApiRequest
+
+_OP = states.LcmOperation
+_NOT_INSTANTIATED = vnf_instances.NOT_INSTANTIATED
+_INSTANTIATED = vnf_instances.INSTANTIATED
+
+
+def _instance_in(req: ApiRequest, state: str) -> dict:
+    row = vnf_instances.get_instance(req)
+    if row['instantiation_state'] != state:
+        hint = ('terminate it first' if state == _NOT_INSTANTIATED
+                else 'instantiate it first')
+        raise exceptions.Conflict(
+            f"VNF instance {row['id']} is {row['instantiation_state']}; "
+            f"{hint}.")
+    return row
+
+
+def _vnfd(row: dict) -> dict:
+    """The stored VNFD model of the instance's package ({} if unknown)."""
+    try:
+        pkg = (db.package_get(row['vnf_pkg_id']) if row['vnf_pkg_id']
+               else db.package_get_by_vnfd_id(row['vnfd_id']))
+    except exceptions.NotFound:
+        return {}
+    return (pkg or {}).get('vnfd') or {}
+
+
+def instantiate(req: ApiRequest) -> webob.Response:
+    """POST instantiate: flavourId (and instantiationLevelId) must be in
+    the VNFD."""
+    row = _instance_in(req, _NOT_INSTANTIATED)
+    body = req.json
+    flavours = _vnfd(row).get('flavours') or {}
+    flavour = flavours.get(body['flavourId'])
+    if flavours and flavour is None:
+        raise exceptions.UnprocessableEntity(
+            f"flavourId {body['flavourId']} is not a flavour of VNFD "
+            f"{row['vnfd_id']}; it has {', '.join(sorted(flavours))}.")
+    levels = (flavour or {}).get('instantiation_levels') or {}
+    level = body.get('instantiationLevelId')
+    if level is not None and levels and level not in levels:
+        raise exceptions.UnprocessableEntity(
+            f"instantiationLevelId {level} is not a level of flavour "
+            f"{body['flavourId']}; it has {', '.join(sorted(levels))}.")
+    return vnf_instances.start_op(req, row, _OP.INSTANTIATE,
+                                  _NOT_INSTANTIATED)
+
+
+def terminate(req: ApiRequest) -> webob.Response:
+    """POST terminate."""
+    row = _instance_in(req, _INSTANTIATED)
+    return vnf_instances.start_op(req, row, _OP.TERMINATE, _INSTANTIATED)
+
+
+def _level(levels: list | None, aspect_id: str) -> int | None:
+    for entry in levels or []:
+        if isinstance(entry, dict) and entry.get('aspectId') == aspect_id:
+            return entry.get('scaleLevel')
+    return None
+
+
+def scale(req: ApiRequest) -> webob.Response:
+    """POST scale: the aspect must exist and the level stay in range."""
+    row = _instance_in(req, _INSTANTIATED)
+    body = req.json
+    info = row['instantiated_vnf_info'] or {}
+    current = _level(info.get('scaleStatus'), body['aspectId'])
+    maximum = _level(info.get('maxScaleLevels'), body['aspectId'])
+    if info.get('scaleStatus') is not None and current is None:
+        raise exceptions.BadRequest(
+            f"aspectId {body['aspectId']} is not a scaling aspect of VNF "
+            f"instance {row['id']}.")
+    if isinstance(current, int):
+        steps = body.get('numberOfSteps', 1)
+        new = current + (steps if body['type'] == 'SCALE_OUT' else -steps)
+        if new < 0 or (isinstance(maximum, int) and new > maximum):
+            raise exceptions.BadRequest(
+                f"numberOfSteps {steps} would take aspect "
+                f"{body['aspectId']} from level {current} to {new}, outside "
+                f"0..{maximum}.")
+    return vnf_instances.start_op(req, row, _OP.SCALE, _INSTANTIATED)
+
+
+def heal(req: ApiRequest) -> webob.Response:
+    """POST heal: every vnfcInstanceId must be a VNFC of the instance."""
+    row = _instance_in(req, _INSTANTIATED)
+    body = req.json
+    all_param = (body.get('additionalParams') or {}).get('all', False)
+    if not isinstance(all_param, bool):
+        raise exceptions.BadRequest('additionalParams/all: must be a '
+                                    'boolean.')
+    known = {v.get('id') for v in
+             (row['instantiated_vnf_info'] or {}).get('vnfcInfo') or []
+             if isinstance(v, dict)}
+    for vnfc_id in body.get('vnfcInstanceId') or []:
+        if vnfc_id not in known:
+            raise exceptions.BadRequest(
+                f"vnfcInstanceId: VNFC {vnfc_id} does not exist in VNF "
+                f"instance {row['id']}.")
+    return vnf_instances.start_op(req, row, _OP.HEAL, _INSTANTIATED)
+
+
+def change_ext_conn(req: ApiRequest) -> webob.Response:
+    """POST change_ext_conn."""
+    row = _instance_in(req, _INSTANTIATED)
+    return vnf_instances.start_op(req, row, _OP.CHANGE_EXT_CONN,
+                                  _INSTANTIATED)
+
+
+def change_vnfpkg(req: ApiRequest) -> webob.Response:
+    """POST change_vnfpkg: the target vnfdId must be an enabled package."""
+    row = _instance_in(req, _INSTANTIATED)
+    vnf_instances.enabled_package(req.json['vnfdId'])
+    return vnf_instances.start_op(req, row, _OP.CHANGE_VNFPKG,
+                                  _INSTANTIATED)

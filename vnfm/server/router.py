@@ -1,0 +1,160 @@
+"""The route table: every (path, method) of the API and its Action."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import routes
+import webob
+
+from vnfm.common import exceptions
+from vnfm.server import http
+from vnfm.server import policies as p
+from vnfm.server.controllers import lcm
+from vnfm.server.controllers import op_occs
+from vnfm.server.controllers import package_content
+from vnfm.server.controllers import subscriptions
+from vnfm.server.controllers import versions
+from vnfm.server.controllers import vims
+from vnfm.server.controllers import vnf_instances
+from vnfm.server.controllers import vnf_packages
+from vnfm.server.controllers.v1 import routes as v1_routes
+from vnfm.server.request import Action
+from vnfm.server.request import ApiRequest
+from vnfm.server.request import JSON_BODY
+from vnfm.server.request import VERSIONS
+from vnfm.server.request import VNFLCM_V2
+from vnfm.server.request import VNFPKGM_V1
+from vnfm.server.request import ZIP_BODY
+from vnfm.server.schemas import subscriptions as subsc_schema
+from vnfm.server.schemas import vnf_instances as inst_schema
+from vnfm.server.schemas import vnf_packages as pkg_schema
+
+# Resource ids are UUIDs; anything unlike an id is a 404 without a query.
+_ID_RE = re.compile(r'^[A-Za-z0-9._~-]{1,255}$')
+_JSON = (http.JSON,)
+_PATCH = (http.MERGE_PATCH_JSON, http.JSON)
+Handler = Callable[[ApiRequest], webob.Response]
+_ZIP_IN = (http.ZIP, http.OCTET_STREAM, 'application/x-zip-compressed')
+
+
+def _lcm(handler: Handler, rule: str, schema: dict | None = None,
+         consumes: tuple[str, ...] = _JSON) -> Action:
+    return Action(handler, p.LCM + rule, VNFLCM_V2,
+                  body=JSON_BODY if schema else 'none', schema=schema,
+                  consumes=consumes)
+
+
+def _pkg(handler: Handler, rule: str, schema: dict | None = None,
+         **kw: object) -> Action:
+    kw.setdefault('body', JSON_BODY if schema else 'none')
+    kw.setdefault('consumes', _JSON)
+    return Action(handler, p.PKG + rule, VNFPKGM_V1, schema=schema, **kw)
+
+
+_INST = '/vnflcm/v2/vnf_instances/{id}'
+_OCC = '/vnflcm/v2/vnf_lcm_op_occs/{id}'
+_PKG = '/vnfpkgm/v1/vnf_packages/{id}'
+
+TABLE: list[tuple[str, dict[str, Action]]] = [
+    ('/vnflcm/api_versions', {'GET': Action(
+        versions.vnflcm, p.LCM + 'api_versions', VERSIONS)}),
+    ('/vnflcm/v2/api_versions', {'GET': Action(
+        versions.vnflcm_v2, p.LCM + 'api_versions', VERSIONS)}),
+    ('/vnfpkgm/v1/api_versions', {'GET': Action(
+        versions.vnfpkgm_v1, p.PKG + 'api_versions', VERSIONS)}),
+    ('/vnflcm/v2/vnf_instances', {
+        'POST': _lcm(vnf_instances.create, 'create', inst_schema.CREATE),
+        'GET': _lcm(vnf_instances.index, 'index')}),
+    (_INST, {
+        'GET': _lcm(vnf_instances.show, 'show'),
+        'DELETE': _lcm(vnf_instances.delete, 'delete'),
+        'PATCH': _lcm(vnf_instances.modify, 'update', inst_schema.MODIFY,
+                      _PATCH)}),
+    (_INST + '/instantiate', {'POST': _lcm(
+        lcm.instantiate, 'instantiate', inst_schema.INSTANTIATE)}),
+    (_INST + '/terminate', {'POST': _lcm(
+        lcm.terminate, 'terminate', inst_schema.TERMINATE)}),
+    (_INST + '/scale', {'POST': _lcm(lcm.scale, 'scale', inst_schema.SCALE)}),
+    (_INST + '/heal', {'POST': _lcm(lcm.heal, 'heal', inst_schema.HEAL)}),
+    (_INST + '/change_ext_conn', {'POST': _lcm(
+        lcm.change_ext_conn, 'change_ext_conn',
+        inst_schema.CHANGE_EXT_CONN)}),
+    (_INST + '/change_vnfpkg', {'POST': _lcm(
+        lcm.change_vnfpkg, 'change_vnfpkg', inst_schema.CHANGE_VNFPKG)}),
+    ('/vnflcm/v2/vnf_lcm_op_occs', {
+        'GET': _lcm(op_occs.index, 'lcm_op_occ_list')}),
+    (_OCC, {'GET': _lcm(op_occs.show, 'lcm_op_occ_show')}),
+    (_OCC + '/retry', {'POST': _lcm(op_occs.retry, 'lcm_op_occ_retry')}),
+    (_OCC + '/rollback', {'POST': _lcm(op_occs.rollback,
+                                       'lcm_op_occ_rollback')}),
+    (_OCC + '/fail', {'POST': _lcm(op_occs.fail, 'lcm_op_occ_fail')}),
+    (_OCC + '/cancel', {'POST': _lcm(op_occs.cancel, 'lcm_op_occ_cancel')}),
+    ('/vnflcm/v2/subscriptions', {
+        'POST': _lcm(subscriptions.create, 'subscription_create',
+                     subsc_schema.CREATE),
+        'GET': _lcm(subscriptions.index, 'subscription_list')}),
+    ('/vnflcm/v2/subscriptions/{id}', {
+        'GET': _lcm(subscriptions.show, 'subscription_show'),
+        'DELETE': _lcm(subscriptions.delete, 'subscription_delete')}),
+    ('/vnfpkgm/v1/vnf_packages', {
+        'POST': _pkg(vnf_packages.create, 'create', pkg_schema.CREATE,
+                     body_required=False),
+        'GET': _pkg(vnf_packages.index, 'index')}),
+    (_PKG, {
+        'GET': _pkg(vnf_packages.show, 'show'),
+        'PATCH': _pkg(vnf_packages.modify, 'patch', pkg_schema.MODIFY,
+                      consumes=_PATCH),
+        'DELETE': _pkg(vnf_packages.delete, 'delete')}),
+    (_PKG + '/package_content', {
+        'PUT': _pkg(package_content.upload, 'upload_package_content',
+                    body=ZIP_BODY, consumes=_ZIP_IN),
+        'GET': _pkg(package_content.download, 'fetch_package_content',
+                    produces=(http.ZIP,))}),
+    (_PKG + '/package_content/upload_from_uri', {'POST': _pkg(
+        package_content.upload_from_uri, 'upload_from_uri',
+        pkg_schema.UPLOAD_FROM_URI)}),
+    (_PKG + '/vnfd', {'GET': _pkg(package_content.vnfd,
+                                  'get_vnf_package_vnfd', produces=None)}),
+    # The client sends whatever Accept its last request used: ignore it.
+    (_PKG + '/artifacts/{path:.+}', {'GET': _pkg(
+        package_content.artifact, 'fetch_artifact', produces=None)}),
+    *vims.ROUTES,
+    *v1_routes.ROUTES,
+]
+
+
+class Router:
+    """Maps (method, path) to an Action; 404 / 405 ProblemDetails."""
+
+    def __init__(self, table: list[tuple[str, dict[str, Action]]]) -> None:
+        self._mapper = routes.Mapper()
+        self._methods: list[dict[str, Action]] = []
+        for path, methods in table:
+            self._mapper.connect(path, route_index=len(self._methods))
+            self._methods.append(methods)
+
+    def match(self, method: str, path: str) -> tuple[Action, dict]:
+        """The Action and path arguments of a request."""
+        found = self._mapper.match(path) if len(path) < 4096 else None
+        if found is None:
+            raise exceptions.NotFound(f'No resource at {path[:200]}.')
+        methods = self._methods[int(found.pop('route_index'))]
+        action = methods.get(method)
+        if action is None:
+            allow = ', '.join(sorted(methods))
+            error = exceptions.MethodNotAllowed(
+                f'{method[:20]} is not allowed on {path[:200]}; allowed: '
+                f'{allow}.')
+            error.headers = {'Allow': allow}
+            raise error
+        if 'id' in found and not _ID_RE.match(found['id']):
+            raise exceptions.NotFound(
+                f'No resource with id {found["id"][:100]!r}.')
+        return action, found
+
+
+def build() -> Router:
+    """The router of the whole API."""
+    return Router(TABLE)

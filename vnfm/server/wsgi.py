@@ -1,0 +1,54 @@
+"""WSGI entry point for uwsgi / mod_wsgi / gunicorn.
+
+    uwsgi --http :9890 --wsgi-file $(which vnfm-api-wsgi)
+    # or: --module vnfm.server.wsgi:application
+
+The configuration files come from ``VNFM_CONFIG_FILE`` (one path, or
+several separated by commas) or oslo.config's default locations
+(``/etc/vnfm/vnfm.conf``, ``~/.vnfm/vnfm.conf``, ...).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+
+from oslo_log import log as logging
+
+from vnfm.common import rpc
+from vnfm.conf import CONF
+from vnfm.server import app as api_app
+
+
+def _config_files() -> list[str] | None:
+    value = os.environ.get('VNFM_CONFIG_FILE', '').strip()
+    return [f.strip() for f in value.split(',') if f.strip()] or None
+
+
+def init_application() -> Callable:
+    """Parse the configuration, set up logging, return the WSGI app."""
+    logging.register_options(CONF)
+    CONF([], project='vnfm', default_config_files=_config_files())
+    logging.setup(CONF, 'vnfm')
+    rpc.set_defaults(CONF)
+    return api_app.build_app()
+
+
+class _LazyApplication:
+    """Initialises on the first request, after the server has forked."""
+
+    def __init__(self) -> None:
+        self._app: Callable | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: dict, start_response: Callable
+                 ) -> Iterable[bytes]:
+        if self._app is None:
+            with self._lock:
+                if self._app is None:
+                    self._app = init_application()
+        return self._app(environ, start_response)
+
+
+application = _LazyApplication()
