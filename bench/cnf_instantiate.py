@@ -202,20 +202,9 @@ def k8s_requests(svc: VnfmServices, op_id: str) -> int | None:
     return ((infra.get('result') or {}).get('work') or {}).get('requests')
 
 
-def new_namespace(cluster: LocalCluster, core) -> str:
+def new_namespace(cluster: LocalCluster) -> str:
     """A namespace whose default ServiceAccount has its token."""
-    name = f'bench-{uuid.uuid4().hex[:8]}'
-    core.create_namespace({'metadata': {'name': name}})
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if core.read_namespaced_service_account('default',
-                                                    name).secrets:
-                return name
-        except kubernetes.client.ApiException:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f'no default ServiceAccount token in {name}')
+    return cluster.create_namespace(f'bench-{uuid.uuid4().hex[:8]}')
 
 
 def vim_of(cluster: LocalCluster) -> dict:
@@ -230,7 +219,7 @@ def vim_of(cluster: LocalCluster) -> dict:
 def lifecycle(ctx: dict, vnfd_id: str, files: list[str]) -> dict:
     """Instantiate then terminate one CNF in a fresh namespace; figures."""
     client, cluster, svc = ctx['client'], ctx['cluster'], ctx['svc']
-    ns = new_namespace(cluster, ctx['core'])
+    ns = new_namespace(cluster)
     inst = client.json('POST', '/vnflcm/v2/vnf_instances',
                        {'vnfdId': vnfd_id}, V2, expect=201)['id']
     body = {'flavourId': 'simple', 'vimConnectionInfo': vim_of(cluster),

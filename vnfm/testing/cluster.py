@@ -137,7 +137,7 @@ class LocalCluster:
                 daemons.controller_manager(self.binaries, self._layout()),
             )
             self._wait(
-                self._default_token_exists,
+                lambda: self._has_token("default"),
                 deadline,
                 "default ServiceAccount token",
             )
@@ -305,10 +305,21 @@ class LocalCluster:
 
     def get(self, path: str) -> tuple[int, bytes]:
         """GET ``path`` with the admin token: (status, body)."""
+        return self.request("GET", path)
+
+    def request(
+        self, method: str, path: str, body: Any = None
+    ) -> tuple[int, bytes]:
+        """``method`` ``path`` with the admin token and ``body`` as JSON:
+        (status, body); status 0 when the apiserver did not answer."""
         ctx = ssl.create_default_context(cafile=str(self.ca_cert_path))
+        headers = {"Authorization": f"Bearer {self.admin_token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
         req = urllib.request.Request(
-            self.endpoint + path,
-            headers={"Authorization": f"Bearer {self.admin_token}"},
+            self.endpoint + path, data=data, headers=headers, method=method
         )
         try:
             with urllib.request.urlopen(req, context=ctx, timeout=5) as resp:  # nosec B310
@@ -318,12 +329,35 @@ class LocalCluster:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             return 0, b""
 
+    def create_namespace(self, name: str, timeout: float = 30.0) -> str:
+        """Create namespace ``name`` and wait until Pods can be created in
+        it; its name.
+
+        The ServiceAccount admission refuses Pods until the namespace's
+        ``default`` ServiceAccount exists and has its token, and the
+        controllers make both a moment after the namespace: until then the
+        ServiceAccount is 404, which is waited out like a missing token.
+        """
+        status, body = self.request(
+            "POST", "/api/v1/namespaces", {"metadata": {"name": name}}
+        )
+        if status != 201:
+            raise ClusterError(
+                f"creating namespace {name}: HTTP {status} {body[:200]!r}"
+            )
+        self._wait(
+            lambda: self._has_token(name),
+            time.monotonic() + timeout,
+            f"the default ServiceAccount token of namespace {name}",
+        )
+        return name
+
     def _apiserver_ready(self) -> bool:
         return self.get("/readyz")[0] == 200
 
-    def _default_token_exists(self) -> bool:
+    def _has_token(self, namespace: str) -> bool:
         status, body = self.get(
-            "/api/v1/namespaces/default/serviceaccounts/default"
+            f"/api/v1/namespaces/{namespace}/serviceaccounts/default"
         )
         return status == 200 and bool(json.loads(body).get("secrets"))
 

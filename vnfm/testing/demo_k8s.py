@@ -17,9 +17,7 @@ here (binaries missing and not buildable), so it can fall back to noop.
 
 from __future__ import annotations
 
-import json
 import subprocess  # nosec B404 - kubectl of the local cluster
-import time
 from pathlib import Path
 from typing import Any
 
@@ -118,19 +116,8 @@ class DemoCluster:
         return proc.stdout
 
     def create_namespace(self, name: str, timeout: float = 30.0) -> str:
-        """Create namespace ``name`` and wait until Pods can run in it (its
-        default ServiceAccount has a token); its name."""
-        self.kubectl('create', 'namespace', name)
-        deadline = time.monotonic() + timeout
-        while True:
-            sa = json.loads(self.kubectl('get', 'serviceaccount', 'default',
-                                         '-n', name, '-o', 'json'))
-            if sa.get('secrets'):
-                return name
-            if time.monotonic() > deadline:
-                raise RuntimeError(f'namespace {name}: no ServiceAccount '
-                                   f'token after {timeout:.0f}s')
-            time.sleep(0.1)
+        """Create namespace ``name`` and wait until Pods can run in it."""
+        return self.cluster.create_namespace(name, timeout)
 
 
 def cnf_instantiate_request(namespace: str, vim_id: str | None = None

@@ -22,7 +22,7 @@ from vnfm.testing.client import TackerClient
 from vnfm.testing.cluster import LocalCluster
 from vnfm.testing.fixtures import local_k8s  # noqa: F401
 
-from ..conftest import Api, running, wait_for
+from ..conftest import Api, running
 
 SAMPLES = Path(__file__).resolve().parents[3] / 'samples' / 'packages'
 V1_VNFD_ID = '7c2a4d1e-3b5f-4e8a-9c61-2f0d8e4b5a10'
@@ -147,10 +147,7 @@ def kubectl(local_k8s: LocalCluster) -> Kubectl:  # noqa: F811
 def namespace(kubectl: Kubectl) -> Iterator[str]:
     """A fresh namespace whose default ServiceAccount has its token."""
     name = f'cnf-{uuid.uuid4().hex[:8]}'
-    kubectl.run('create', 'namespace', name)
-    wait_for(lambda: kubectl.json('get', 'serviceaccount', 'default', '-n',
-                                  name).get('secrets'),
-             30, f'the default ServiceAccount token of {name}')
+    kubectl.cluster.create_namespace(name)
     yield name
     kubectl.run('delete', 'namespace', name, '--wait=false')
 

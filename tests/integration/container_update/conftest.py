@@ -161,25 +161,15 @@ def kube(vim: Obj) -> Iterator[k8s.KubeClient]:
         yield client
 
 
-def _namespace(kube: k8s.KubeClient) -> str:
-    name = f'cu-{uuid.uuid4().hex[:8]}'
-    kube.create({'apiVersion': 'v1', 'kind': 'Namespace',
-                 'metadata': {'name': name}})
-    deadline = time.monotonic() + 30
-    while not (kube.get('v1', 'ServiceAccount', 'default', name)
-               or {}).get('secrets'):
-        assert time.monotonic() < deadline, 'no default ServiceAccount token'
-        time.sleep(0.05)
-    return name
-
-
 @pytest.fixture
-def deploy(kube: k8s.KubeClient, vim: Obj) -> Iterator[Callable[..., Cnf]]:
+def deploy(
+    kube: k8s.KubeClient, vim: Obj, local_k8s: LocalCluster  # noqa: F811
+) -> Iterator[Callable[..., Cnf]]:
     """Deploy a CNF from package files into a fresh namespace."""
     made: list[str] = []
 
     def make(files: dict[str, bytes]) -> Cnf:
-        ns = _namespace(kube)
+        ns = local_k8s.create_namespace(f'cu-{uuid.uuid4().hex[:8]}')
         made.append(ns)
         return Cnf(kube, vim, ns, files)
 

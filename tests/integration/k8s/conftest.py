@@ -12,7 +12,7 @@ from vnfm.testing.access import api_client
 from vnfm.testing.cluster import LocalCluster
 from vnfm.testing.fixtures import local_k8s  # noqa: F401
 
-from .helpers import Kubectl, eventually
+from .helpers import Kubectl
 
 
 @pytest.fixture
@@ -23,22 +23,12 @@ def k8s_api(local_k8s: LocalCluster) -> Iterator[client.ApiClient]:  # noqa: F81
 
 
 @pytest.fixture
-def namespace(k8s_api: client.ApiClient) -> Iterator[str]:
+def namespace(
+    k8s_api: client.ApiClient, local_k8s: LocalCluster  # noqa: F811
+) -> Iterator[str]:
     """A fresh namespace, deleted (with everything in it) after the test."""
-    name = f"t-{uuid.uuid4().hex[:8]}"
+    name = local_k8s.create_namespace(f"t-{uuid.uuid4().hex[:8]}")
     core = client.CoreV1Api(k8s_api)
-    core.create_namespace({"metadata": {"name": name}})
-
-    def default_sa_has_token() -> bool:
-        try:
-            return bool(
-                core.read_namespaced_service_account("default", name).secrets
-            )
-        except client.ApiException:
-            return False
-
-    # The ServiceAccount admission refuses Pods until the default token exists.
-    eventually(default_sa_has_token, f"default ServiceAccount token in {name}")
     yield name
     core.delete_namespace(name)
 

@@ -42,9 +42,12 @@ def sample_files() -> dict[str, bytes]:
 
 def package(
     replace: dict[str, tuple[str, str]] | None = None,
+    add: dict[str, str] | None = None,
 ) -> tuple[PackageFiles, dict[str, Any]]:
-    """(files, vnfd dict) of cnf_simple with text replacements per file."""
+    """(files, vnfd dict) of cnf_simple with text replacements per file
+    and files added."""
     files = sample_files()
+    files.update({path: text.encode() for path, text in (add or {}).items()})
     for path, (old, new) in (replace or {}).items():
         text = files[path].decode()
         assert old in text, (path, old)
@@ -97,18 +100,11 @@ def kube(vim: dict[str, Any]) -> Iterator[k8s.KubeClient]:
 
 
 @pytest.fixture
-def namespace(kube: k8s.KubeClient) -> Iterator[str]:
+def namespace(
+    kube: k8s.KubeClient, local_k8s: LocalCluster  # noqa: F811
+) -> Iterator[str]:
     """A fresh namespace whose default ServiceAccount has its token."""
-    name = f'cnf-{uuid.uuid4().hex[:8]}'
-    kube.create(
-        {'apiVersion': 'v1', 'kind': 'Namespace', 'metadata': {'name': name}}
-    )
-    deadline = time.monotonic() + 30
-    while not (kube.get('v1', 'ServiceAccount', 'default', name) or {}).get(
-        'secrets'
-    ):
-        assert time.monotonic() < deadline, 'no default ServiceAccount token'
-        time.sleep(0.05)
+    name = local_k8s.create_namespace(f'cnf-{uuid.uuid4().hex[:8]}')
     yield name
     kube.delete('v1', 'Namespace', name, None, 'Background')
 
@@ -153,20 +149,27 @@ def make_ctx(
     return make
 
 
+KINDS = (
+    ('v1', 'ConfigMap'),
+    ('v1', 'Secret'),
+    ('v1', 'Service'),
+    ('apps/v1', 'Deployment'),
+    ('apps/v1', 'ReplicaSet'),
+    ('v1', 'Pod'),
+)
+
+
 def labelled(
-    kube: k8s.KubeClient, namespace: str, instance_id: str
+    kube: k8s.KubeClient,
+    namespace: str,
+    instance_id: str,
+    kinds: tuple[tuple[str, str], ...] = KINDS,
 ) -> dict[str, list[str]]:
-    """Names of the instance's objects in the namespace, by kind."""
+    """Names of the instance's objects of ``kinds`` (apiVersion, kind) in
+    the namespace, by kind."""
     sel = f'{k8s.INSTANCE_LABEL}={instance_id}'
     out = {}
-    for api, kind in (
-        ('v1', 'ConfigMap'),
-        ('v1', 'Secret'),
-        ('v1', 'Service'),
-        ('apps/v1', 'Deployment'),
-        ('apps/v1', 'ReplicaSet'),
-        ('v1', 'Pod'),
-    ):
+    for api, kind in kinds:
         items = kube.list(api, kind, namespace, sel)[0]
         out[kind] = sorted(o['metadata']['name'] for o in items)
     return out
