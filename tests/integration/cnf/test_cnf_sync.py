@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from ..conftest import wait_for
 from .conftest import (V1_VNFD_ID, inline_vim, instantiate_body, pods_of,
-                       vnfcs_of, wait_for)
+                       vnfcs_of)
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -69,3 +69,8 @@ def set_image(obj: Obj, image: str) -> Obj:
         out['spec']['template']['spec']
     target['containers'][0]['image'] = image
     return out
+
+
+def immutable(obj: Obj, flag: bool = True) -> Obj:
+    """A copy of a ConfigMap or Secret with ``immutable: flag``."""
+    return {**copy.deepcopy(obj), 'immutable': flag}

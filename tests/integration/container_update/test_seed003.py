@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import pathlib
 import time
+import uuid
 import zipfile
 from typing import Any
 
@@ -19,8 +20,9 @@ from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 from vnfm.drivers.mgmt import base
 from vnfm.drivers.mgmt.container_update import ContainerUpdateDriver
 from vnfm.drivers.package_files import PackageFiles
+from vnfm.testing.cluster import LocalCluster
 
-from .conftest import VIM_ID, _namespace
+from .conftest import VIM_ID
 
 pytestmark = pytest.mark.timeout(240, func_only=True)
 SAMPLES = pathlib.Path(__file__).resolve().parents[3] / 'samples' / 'packages'
@@ -52,10 +54,11 @@ def _by_workload(kube: k8s.KubeClient, ns: str, instance_id: str
     return out
 
 
-def test_seed003_update(kube: k8s.KubeClient, vim: dict) -> None:
+def test_seed003_update(kube: k8s.KubeClient, vim: dict,
+                        local_k8s: LocalCluster) -> None:
     (v1, vnfd1), (v2, vnfd2) = _package('cnf_update_v1'), _package(
         'cnf_update_v2')
-    ns = _namespace(kube)
+    ns = local_k8s.create_namespace(f'cu-{uuid.uuid4().hex[:8]}')
     instance = {'id': f'seed003-{ns}'}
     request = {'flavourId': 'simple', 'additionalParams': {
         'lcm-kubernetes-def-files': DEF_FILES, 'namespace': ns}}

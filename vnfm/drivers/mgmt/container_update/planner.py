@@ -9,11 +9,22 @@ workloads, ReplicaSets and Pods, as read in bulk). It decides:
   ``data``/``binaryData``, Secret ``type``/``data``/``stringData``,
   ``immutable``) differs from the LIVE object, so an unchanged one is never
   written and a re-run after a failure replaces only what is still
-  different. A missing one is created; a type or immutability change is a
-  delete and create. Their kind, namespace and name cannot change: a
-  ConfigMap/Secret of the current package missing from the new one, or a
-  new one, is refused (Modify VNF Information does not add or remove
-  objects; Change Current VNF Package does).
+  different. A missing one is created. An immutable one
+  (``immutable: true`` on the live object) cannot be updated: Kubernetes
+  refuses the write, so it is deleted and created again (a new uid), and so
+  is a Secret whose ``type`` changes. ``immutable`` itself may change in
+  the new package: false to true is an update Kubernetes accepts (patched
+  with the new content), true to false is a delete and create. Rollback
+  restores the recorded content, ``immutable`` included, by the same rules.
+  Caveat of real nodes: a kubelet stops watching an immutable object once
+  it has read it, so a node that cached the old one may hand it to the
+  restarted Pods while any Pod on that node still uses it; content meant
+  to change belongs in mutable objects, or in immutable ones with new
+  names (Change Current VNF Package).
+  Their kind, namespace and name cannot change: a ConfigMap/Secret of
+  the current package missing from the new one, or a new one, is refused
+  (Modify VNF Information does not add or remove objects; Change Current
+  VNF Package does).
 * **Workloads to restart** (Pod, Deployment, ReplicaSet, DaemonSet,
   StatefulSet): those whose images (per container name, containers and
   initContainers) differ from the live ones, those that use a ConfigMap or
