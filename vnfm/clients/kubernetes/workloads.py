@@ -99,11 +99,12 @@ class ReadyCheck:
         self,
         informer: Informer,
         workloads: list[Obj],
-        absent_pods: Iterable[tuple[str, str]] = (),
+        absent_pods: Iterable[str] = (),
     ) -> None:
         self.informer = informer
         self.keys = [key(w) for w in workloads]
-        self.absent = set(absent_pods)  # (namespace, name) that must be gone
+        # uids, not names: a StatefulSet's new Pod has the old one's name.
+        self.absent = set(absent_pods)
 
     def __call__(self) -> tuple[bool, str]:
         objects = list(self.informer.objects.values())
@@ -130,14 +131,13 @@ class ReadyCheck:
         return True, ''
 
     def _pods_ready(self, live: Obj, pods: list[Obj]) -> tuple[bool, str]:
-        gone = [
-            p
-            for p in pods
-            if (p['metadata'].get('namespace'), p['metadata']['name'])
-            in self.absent
-        ]
+        gone = [p for p in pods if _uid(p) in self.absent]
         if gone:
-            return False, f"Pod {gone[0]['metadata']['name']} is still there"
+            return (
+                False,
+                f"Pod {gone[0]['metadata']['name']} (uid {_uid(gone[0])}) "
+                'is still there',
+            )
         want = desired_pods(live)
         if want is None:
             return True, ''
@@ -155,9 +155,10 @@ def wait_ready(
     workloads: list[Obj],
     selector: str,
     deadline: float,
-    absent_pods: Iterable[tuple[str, str]] = (),
+    absent_pods: Iterable[str] = (),
 ) -> dict[tuple, list[Obj]]:
-    """Wait until the workloads are ready; their Pods by workload key."""
+    """Wait until the workloads are ready, without the Pods whose uids are
+    ``absent_pods``; their Pods by workload key."""
     workloads = [
         w for w in workloads if status.has_readiness(w.get('kind', ''))
     ]

@@ -131,9 +131,10 @@ def wait_ready(
     workloads: list[Obj],
     instance_id: str,
     work: Obj,
-    absent: list[tuple[str, str]] | None = None,
+    absent: list[str] | None = None,
 ) -> dict[tuple, list[Obj]]:
-    """wait_ready that raises PartialFailure (with work) on failure."""
+    """wait_ready that raises PartialFailure (with work) on failure;
+    ``absent``: uids of Pods that must be gone."""
     try:
         return k8s.wait_ready(
             kube,

@@ -33,23 +33,17 @@ def heal(ctx: base.InfraContext) -> base.InfraResult:
     with kube:
         deadline = common.ready_deadline(ctx)
         bare = [e for e in chosen if workloads[e['vduId']]['kind'] == 'Pod']
-        for e in chosen:
-            if e not in bare:
-                kube.evict_until(
-                    e['computeResource']['resourceId'],
-                    namespace,
-                    grace,
-                    deadline,
-                )
+        absent = _evict(
+            kube,
+            [e for e in chosen if e not in bare],
+            namespace,
+            grace,
+            deadline,
+        )
         if bare:
             _recreate_bare(
                 ctx, kube, info, [workloads[e['vduId']] for e in bare], grace
             )
-        absent = [
-            (namespace, e['computeResource']['resourceId'])
-            for e in chosen
-            if e not in bare
-        ]
         pods = common.wait_ready(
             ctx,
             kube,
@@ -79,6 +73,29 @@ def heal(ctx: base.InfraContext) -> base.InfraResult:
         work=work,
         resource_changes=vnfcs.affected(old, new, {e['id'] for e in chosen}),
     )
+
+
+def _evict(
+    kube: k8s.KubeClient,
+    entries: list[Obj],
+    namespace: str,
+    grace: int,
+    deadline: float,
+) -> list[str]:
+    """Evict the Pods of vnfcResourceInfo entries; the evicted Pods' uids.
+
+    The wait for replacements must know the old Pods by uid: a
+    StatefulSet re-creates a Pod under the same name.
+    """
+    uids = []
+    for e in entries:
+        name = e['computeResource']['resourceId']
+        pod = kube.get('v1', 'Pod', name, namespace)
+        if pod is None:  # gone already: its controller replaces it
+            continue
+        kube.evict_until(name, namespace, grace, deadline)
+        uids.append(pod['metadata']['uid'])
+    return uids
 
 
 def _recreate_bare(
