@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import ipaddress
 import json
+import socket
 import threading
 import time
 import urllib.parse
@@ -25,31 +27,102 @@ class DownloadError(Exception):
         self.detail = detail
 
 
+_MAX_REDIRECTS = 5
+
+
 def download(url: str, *, timeout: float, max_size: int,
              allowed_schemes: Iterable[str],
-             auth: tuple[str, str] | None = None) -> bytes:
+             auth: tuple[str, str] | None = None,
+             blocked_networks: Iterable[str] = ()) -> bytes:
     """The body of GET ``url``, within ``timeout`` seconds in total and at
-    most ``max_size`` bytes."""
-    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    most ``max_size`` bytes.
+
+    Neither ``url`` nor any redirect may use a scheme outside
+    ``allowed_schemes`` or lead to an address in ``blocked_networks``
+    (CIDRs), so a user cannot make vnfm fetch from its own loopback
+    services or a cloud's metadata address. The names are checked as they
+    resolve just before each request; a DNS server that answers
+    differently a moment later is not defended against.
+    """
     allowed = {s.lower() for s in allowed_schemes}
+    blocked = _networks(blocked_networks)
+    deadline = time.monotonic() + timeout
+    for _hop in range(_MAX_REDIRECTS + 1):
+        _check_target(url, allowed, blocked)
+        remaining = max(0.1, deadline - time.monotonic())
+        try:
+            with requests.get(url, stream=True, auth=auth,
+                              allow_redirects=False,
+                              timeout=(min(remaining, 10), remaining)) as resp:
+                if resp.is_redirect:
+                    target = urllib.parse.urljoin(
+                        url, resp.headers['Location'])
+                    if _host(target) != _host(url):
+                        auth = None  # credentials stay with their host
+                    url = target
+                    continue
+                if resp.status_code != 200:
+                    raise DownloadError(
+                        f'GET {_safe(url)} answered HTTP {resp.status_code}.')
+                declared = int(resp.headers.get('Content-Length') or 0)
+                if declared > max_size:
+                    raise DownloadError(_too_large(url, max_size))
+                return _read(resp, url, deadline, max_size, timeout)
+        except requests.RequestException as e:
+            raise DownloadError(
+                f'GET {_safe(url)} failed: {type(e).__name__}.') from None
+    raise DownloadError(
+        f'GET {_safe(url)}: more than {_MAX_REDIRECTS} redirects.')
+
+
+def _networks(cidrs: Iterable[str]) -> list[ipaddress.IPv4Network
+                                            | ipaddress.IPv6Network]:
+    out = []
+    for cidr in cidrs:
+        try:
+            out.append(ipaddress.ip_network(cidr.strip(), strict=False))
+        except ValueError:
+            raise DownloadError(
+                f'The blocked network {cidr!r} in vnfm\'s configuration is '
+                'not a CIDR; the operator must correct it.') from None
+    return out
+
+
+def _host(url: str) -> tuple[str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    return (parts.hostname or '').lower(), parts.port
+
+
+def _check_target(url: str, allowed: set[str], blocked: list) -> None:
+    """Refuse ``url`` if its scheme is not allowed or its host resolves to
+    a blocked address."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
     if scheme not in allowed:
         raise DownloadError(
             f'URI scheme {scheme or "(none)"!r} is not allowed; use one of '
             f"{', '.join(sorted(allowed))}.")
-    deadline = time.monotonic() + timeout
+    if not parts.hostname:
+        raise DownloadError(f'{_safe(url)} names no host.')
+    if not blocked:
+        return
     try:
-        with requests.get(url, stream=True, auth=auth,
-                          timeout=(min(timeout, 10), timeout)) as resp:
-            if resp.status_code != 200:
-                raise DownloadError(
-                    f'GET {_safe(url)} answered HTTP {resp.status_code}.')
-            declared = int(resp.headers.get('Content-Length') or 0)
-            if declared > max_size:
-                raise DownloadError(_too_large(url, max_size))
-            return _read(resp, url, deadline, max_size, timeout)
-    except requests.RequestException as e:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 0,
+                                   type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
         raise DownloadError(
-            f'GET {_safe(url)} failed: {type(e).__name__}.') from None
+            f'GET {_safe(url)} failed: the host name {parts.hostname!r} '
+            'does not resolve.') from None
+    for info in infos:
+        addr = ipaddress.ip_address(str(info[4][0]).split('%')[0])
+        if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped:
+            addr = addr.ipv4_mapped
+        for net in blocked:
+            if addr.version == net.version and addr in net:
+                raise DownloadError(
+                    f'GET {_safe(url)} refused: {parts.hostname} is '
+                    f'{addr}, in {net}, a network vnfm does not fetch '
+                    'from. Publish the package at another address.')
 
 
 def _read(resp: requests.Response, url: str, deadline: float,

@@ -115,7 +115,9 @@ def fetch(package_id: str, user_name: str | None = None,
         data = http.download(uri, timeout=opts.upload_from_uri_timeout,
                              max_size=opts.max_size,
                              allowed_schemes=opts.allowed_uri_schemes,
-                             auth=auth)
+                             auth=auth,
+                             blocked_networks=(
+                                 opts.upload_from_uri_blocked_networks))
     except http.DownloadError as e:
         mark_error(package_id, OnboardingState.UPLOADING, 422, e.detail)
         return

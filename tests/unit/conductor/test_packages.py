@@ -95,7 +95,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def web():
+def web(conf):
+    """A package server on loopback, which the default configuration
+    blocks: unblocked for the test."""
+    conf('upload_from_uri_blocked_networks', [], 'vnf_package')
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Handler)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,),
                               daemon=True)
@@ -154,3 +157,16 @@ def test_fetch_refuses_other_schemes(db_url):
 
     details = db.package_get(pkg['id'])['onboarding_failure_details']
     assert details['detail'].startswith("URI scheme 'file' is not allowed")
+
+
+def test_fetch_from_loopback_is_refused_by_default(db_url):
+    pkg = from_uri('http://localhost:9/pkg.zip')
+
+    packages.fetch(pkg['id'])
+
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ERROR'
+    detail = pkg['onboarding_failure_details']['detail']
+    assert detail.startswith('GET http://localhost:9/pkg.zip refused: '
+                             'localhost is ')
+    assert 'a network vnfm does not fetch from' in detail
