@@ -1,5 +1,6 @@
 """LCM notifications end to end: a subscription made with the real client
-(``openstack vnflcm subsc create``), vnfm-api and two conductors on
+(``openstack vnflcm subsc create``; vnfm-api has a conductor test the
+callbackUri over RabbitMQ first), vnfm-api and two conductors on
 RabbitMQ and PostgreSQL, and an HTTP receiver on 127.0.0.1.
 
 Each test's subscription selects only its own instance (by a unique name)
@@ -20,6 +21,7 @@ import pytest
 from tests.unit.conductor.receiver import Receiver
 from vnfm.db import outbox
 from vnfm.testing import db as testing_db
+from vnfm.testing.client import ClientError
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -59,6 +61,31 @@ def subscribe(client, receiver, tmp_path: Path) -> Iterator:
     for sub_id in made:
         client.lcm("subsc", "delete", sub_id)
     assert PASSWORD not in client.printed()
+
+
+def test_callback_tested_before_creation(api, client, receiver, subscribe,
+                                         tmp_path: Path) -> None:
+    name = f"notif-{uuid.uuid4().hex[:8]}"
+    sub = subscribe(name)
+
+    # The conductor's GET carried the subscription's credentials.
+    assert [t["headers"]["Authorization"] for t in receiver.tests] == [
+        receiver.required_auth]
+    assert api.ok("GET", f"/subscriptions/{sub['ID']}", 200)
+
+    receiver.test_statuses = [404]
+    path = tmp_path / "refused.json"
+    path.write_text(json.dumps({
+        "callbackUri": receiver.url + "?token=hidden",
+        "authentication": {"authType": ["BASIC"], "paramsBasic": {
+            "userName": USER, "password": PASSWORD}}}))
+    with pytest.raises(ClientError) as e:
+        client.lcm("subsc", "create", str(path))
+
+    assert f"GET {receiver.url} answered HTTP 404" in e.value.output
+    assert "hidden" not in e.value.output
+    listed = api.ok("GET", "/subscriptions", 200).json()
+    assert not [s for s in listed if "hidden" in s["callbackUri"]]
 
 
 def _summary(received: list[dict]) -> list[tuple]:

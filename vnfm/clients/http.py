@@ -9,12 +9,14 @@ import hashlib
 import ipaddress
 import json
 import socket
+import ssl
 import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable
 
 import requests
+from urllib3.util import Timeout as UrlTimeout
 
 _CHUNK = 64 * 1024
 
@@ -153,8 +155,15 @@ def _safe(url: str) -> str:
 
 # -- LCM notifications (SOL013 clause 8.3.4) ---------------------------------
 
-BASIC, OAUTH2 = 'BASIC', 'OAUTH2_CLIENT_CREDENTIALS'
+BASIC, OAUTH2, TLS_CERT = 'BASIC', 'OAUTH2_CLIENT_CREDENTIALS', 'TLS_CERT'
 _NOTIFY_SCHEMES = frozenset({'http', 'https'})
+
+#: The client certificate vnfm presents for TLS_CERT: one PEM file holding
+#: certificate and key, or (certificate file, key file).
+ClientCert = str | tuple[str, str]
+#: Seconds to connect and, separately, to wait for the answer; or a
+#: urllib3 Timeout (``total`` bounds both together).
+Timeout = float | UrlTimeout
 
 
 class DeliveryError(Exception):
@@ -185,7 +194,7 @@ class TokenCache:
             str(params.get('clientPassword')).encode()).hexdigest()
         return params.get('tokenEndpoint'), params.get('clientId'), secret
 
-    def get(self, params: dict, *, timeout: float,
+    def get(self, params: dict, *, timeout: Timeout,
             verify: bool | str) -> str:
         """A valid access token for paramsOauth2ClientCredentials."""
         key = self._key(params)
@@ -206,7 +215,7 @@ class TokenCache:
             self._tokens.pop(self._key(params), None)
 
 
-def _fetch_token(params: dict, timeout: float,
+def _fetch_token(params: dict, timeout: Timeout,
                  verify: bool | str) -> tuple[str, float]:
     endpoint = str(params.get('tokenEndpoint') or '')
     _check_scheme(endpoint)
@@ -220,6 +229,8 @@ def _fetch_token(params: dict, timeout: float,
     except requests.RequestException as e:
         raise DeliveryError(f'POST {_safe(endpoint)} (token) failed: '
                             f'{type(e).__name__}.') from None
+    except OSError as e:
+        raise _tls_files_error(e) from None
     if resp.status_code != 200:
         raise DeliveryError(f'Token endpoint {_safe(endpoint)} answered '
                             f'HTTP {resp.status_code}.')
@@ -242,52 +253,164 @@ def _check_scheme(url: str) -> None:
                             permanent=True)
 
 
-def _auth_header(authentication: dict | None, tokens: TokenCache,
-                 timeout: float, verify: bool | str) -> dict:
-    """The Authorization header SubscriptionAuthentication asks for."""
+def _tls_files_error(e: OSError) -> DeliveryError:
+    """requests raises a bare OSError when a configured CA or client
+    certificate file cannot be read: that is for the operator to fix."""
+    return DeliveryError(
+        f'vnfm cannot use its TLS files ({e}); the operator must correct '
+        '[notifications] ca_file, client_cert_file or client_key_file.')
+
+
+def _credentials(authentication: dict | None, cert: ClientCert | None,
+                 tokens: TokenCache, timeout: Timeout,
+                 verify: bool | str) -> tuple[dict, ClientCert | None]:
+    """The Authorization header and the client certificate that
+    SubscriptionAuthentication asks for.
+
+    authType lists what the consumer accepts: a header is sent for the
+    first of OAUTH2_CLIENT_CREDENTIALS and BASIC that has its parameters,
+    and vnfm's client certificate (``cert``) when TLS_CERT is listed.
+    """
     if not authentication:
-        return {}
+        return {}, None
     types = authentication.get('authType') or []
+    client_cert = cert if TLS_CERT in types else None
     oauth2 = authentication.get('paramsOauth2ClientCredentials')
     basic = authentication.get('paramsBasic')
     if OAUTH2 in types and oauth2:
         return {'Authorization': 'Bearer ' + tokens.get(
-            oauth2, timeout=timeout, verify=verify)}
+            oauth2, timeout=timeout, verify=verify)}, client_cert
     if BASIC in types and basic:
         user = f"{basic.get('userName', '')}:{basic.get('password', '')}"
         return {'Authorization': 'Basic ' + base64.b64encode(
-            user.encode()).decode('ascii')}
+            user.encode()).decode('ascii')}, client_cert
+    if client_cert:
+        return {}, client_cert
+    if TLS_CERT in types:
+        # The operator may still configure one: not permanent.
+        raise DeliveryError(
+            'authType TLS_CERT needs the client certificate vnfm presents, '
+            'and none is configured: the operator must set [notifications] '
+            'client_cert_file.')
     raise DeliveryError(
-        f"authType {', '.join(types) or '(none)'} is not supported for "
-        'notifications (vnfm sends BASIC and OAUTH2_CLIENT_CREDENTIALS).',
-        permanent=True)
+        f"authType {', '.join(types) or '(none)'} cannot be used: BASIC "
+        'needs paramsBasic and OAUTH2_CLIENT_CREDENTIALS needs '
+        'paramsOauth2ClientCredentials.', permanent=True)
+
+
+def _forget_refused_token(status: int, authentication: dict | None,
+                          tokens: TokenCache) -> None:
+    """After a 401 the next request gets a new token, not the refused one."""
+    if status == 401 and authentication and authentication.get(
+            'paramsOauth2ClientCredentials'):
+        tokens.forget(authentication['paramsOauth2ClientCredentials'])
 
 
 def post_notification(url: str, payload: dict, *, version: str,
                       authentication: dict | None, timeout: float,
                       verify: bool | str = True,
+                      cert: ClientCert | None = None,
                       tokens: TokenCache | None = None) -> None:
     """POST one notification to a callbackUri; DeliveryError unless the
-    receiver answers 2xx (SOL013: 204)."""
+    receiver answers 2xx (SOL013: 204). ``cert`` is presented when
+    authType includes TLS_CERT."""
     tokens = tokens or TOKENS
     _check_scheme(url)
+    header, client_cert = _credentials(authentication, cert, tokens,
+                                       timeout, verify)
     headers = {'Content-Type': 'application/json',
-               'Accept': 'application/json', 'Version': version,
-               **_auth_header(authentication, tokens, timeout, verify)}
+               'Accept': 'application/json', 'Version': version, **header}
     try:
         resp = requests.post(url, data=json.dumps(payload), headers=headers,
                              timeout=timeout, verify=verify,
-                             allow_redirects=False)
+                             cert=client_cert, allow_redirects=False)
     except requests.RequestException as e:
         raise DeliveryError(
             f'POST {_safe(url)} failed: {type(e).__name__}.') from None
+    except OSError as e:
+        raise _tls_files_error(e) from None
     if 200 <= resp.status_code < 300:
         return
-    if resp.status_code == 401 and authentication and authentication.get(
-            'paramsOauth2ClientCredentials'):
-        tokens.forget(authentication['paramsOauth2ClientCredentials'])
+    _forget_refused_token(resp.status_code, authentication, tokens)
     raise DeliveryError(f'POST {_safe(url)} answered HTTP '
                         f'{resp.status_code}.')
+
+
+def test_notification_endpoint(url: str, *, version: str,
+                               authentication: dict | None,
+                               timeout: float, verify: bool | str = True,
+                               cert: ClientCert | None = None,
+                               tokens: TokenCache | None = None) -> None:
+    """Test a callbackUri before its subscription is created (SOL003
+    5.4.20.3.2): GET with the subscription's authentication must answer
+    204 No Content within ``timeout`` seconds in all (a token request
+    included). DeliveryError otherwise, naming the URI and what answered.
+    """
+    tokens = tokens or TOKENS
+    _check_scheme(url)
+    deadline = time.monotonic() + timeout
+    header, client_cert = _credentials(
+        authentication, cert, tokens, UrlTimeout(total=timeout), verify)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DeliveryError(f'GET {_safe(url)} not sent: the token request '
+                            f'took all of the {timeout:g} s allowed.')
+    headers = {'Accept': 'application/json', 'Version': version, **header}
+    limit = UrlTimeout(total=left)
+    try:
+        with requests.get(url, headers=headers, timeout=limit, verify=verify,
+                          cert=client_cert, allow_redirects=False,
+                          stream=True) as resp:
+            status = resp.status_code
+    except requests.RequestException as e:
+        raise DeliveryError(
+            f'GET {_safe(url)} failed: {_failure(e, timeout)}.') from None
+    except OSError as e:
+        raise _tls_files_error(e) from None
+    _forget_refused_token(status, authentication, tokens)
+    if status != 204:
+        raise DeliveryError(f'GET {_safe(url)} answered HTTP {status}; a '
+                            'notification endpoint must answer 204 No '
+                            'Content.')
+
+
+def _failure(e: requests.RequestException, timeout: float) -> str:
+    """What went wrong, in words; never ``str(e)``, which shows the URL
+    with its query."""
+    name = type(e).__name__
+    if isinstance(e, requests.ConnectTimeout):
+        return f'no connection within {timeout:g} s ({name})'
+    if isinstance(e, requests.Timeout):
+        return f'no answer within {timeout:g} s ({name})'
+    tls = _cause(e, ssl.SSLError)
+    if isinstance(tls, ssl.SSLCertVerificationError):
+        return f'TLS: {tls.verify_message} ({name})'
+    if tls is not None:
+        return f'TLS: {tls.reason or "handshake failed"} ({name})'
+    if _cause(e, ConnectionRefusedError) is not None:
+        return f'connection refused ({name})'
+    if _cause(e, socket.gaierror) is not None:
+        return f'the host name does not resolve ({name})'
+    return name
+
+
+def _cause(error: BaseException, kind: type[BaseException]
+           ) -> BaseException | None:
+    """The first ``kind`` among the errors ``error`` wraps (requests and
+    urllib3 nest them in args, ``reason``, ``__cause__``, ``__context__``).
+    """
+    seen: set[int] = set()
+    todo: list[object] = [error]
+    while todo:
+        item = todo.pop(0)
+        if not isinstance(item, BaseException) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, kind):
+            return item
+        todo += [*item.args, getattr(item, 'reason', None),
+                 item.__cause__, item.__context__]
+    return None
 
 
 #: The tokens of the process's notification deliveries.

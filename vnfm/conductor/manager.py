@@ -1,5 +1,6 @@
-"""The conductor's RPC endpoints: each hands its job to the worker pool and
-returns at once (every RPC is a cast).
+"""The conductor's RPC endpoints: the casts hand their job to the worker
+pool and return at once; the one call, ``test_notification_endpoint``,
+answers when its test is done (it runs in the RPC server's thread).
 
 Only the RPC methods are public here: oslo.messaging exposes every public
 method of an endpoint.
@@ -11,16 +12,17 @@ from typing import Any
 
 import oslo_messaging
 
+from vnfm.conductor import notifier
 from vnfm.conductor import packages
 from vnfm.conductor.workers import WorkPool
 from vnfm.lcm.driver import LcmDriver
 
 
 class ConductorManager:
-    """RPC endpoint of vnfm-conductor (API version 1.0)."""
+    """RPC endpoint of vnfm-conductor (API version 1.1)."""
 
     # Kept equal to ConductorAPI.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.0'
+    RPC_API_VERSION = '1.1'
     target = oslo_messaging.Target(version=RPC_API_VERSION)
 
     def __init__(self, lcm: LcmDriver, pool: WorkPool) -> None:
@@ -42,6 +44,14 @@ class ConductorManager:
         """Download a package from its URI, then onboard it."""
         self._pool.submit(('package', package_id), packages.fetch,
                           package_id, user_name, password)
+
+    def test_notification_endpoint(self, ctx: Any, callback_uri: str,
+                                   authentication: str | None,
+                                   api_version: str) -> str | None:
+        """Test a callbackUri before the API creates its subscription;
+        None if it answered 204, else why not."""
+        return notifier.test_notification_endpoint(
+            callback_uri, authentication, api_version)
 
 
 def submit_op(pool: WorkPool, lcm: LcmDriver, op_id: str) -> bool:

@@ -7,6 +7,10 @@ records each outcome: DELIVERED, a retry after an exponential backoff, or
 FAILED once ``[notifications] max_attempts`` attempts failed. A conductor
 that dies after the POST but before recording it sends the row again
 later: delivery is at least once, and copies keep the same ``id``.
+
+Before vnfm-api creates a subscription, a conductor tests its callbackUri
+(``test_notification_endpoint``, an RPC call): the test leaves from where
+deliveries will leave, with the same CA file and client certificate.
 """
 
 from __future__ import annotations
@@ -35,6 +39,41 @@ def backoff(attempts: int) -> float:
 
 def _verify() -> bool | str:
     return CONF.notifications.ca_file or True
+
+
+def _client_cert() -> http.ClientCert | None:
+    """vnfm's TLS client certificate, presented for authType TLS_CERT."""
+    conf = CONF.notifications
+    if not conf.client_cert_file:
+        return None
+    if conf.client_key_file:
+        return conf.client_cert_file, conf.client_key_file
+    return conf.client_cert_file
+
+
+def _version(api_version: str) -> str:
+    return notifications.API_VERSIONS.get(api_version, '2.0.0')
+
+
+def test_notification_endpoint(callback_uri: str,
+                               authentication: str | None,
+                               api_version: str) -> str | None:
+    """Test a callbackUri for a subscription about to be created
+    (``authentication`` as stored: encrypted); None if it answered 204,
+    else why not, in words the subscriber can act on."""
+    try:
+        http.test_notification_endpoint(
+            callback_uri, version=_version(api_version),
+            authentication=(crypto.decrypt(authentication)
+                            if authentication else None),
+            timeout=CONF.notifications.callback_test_timeout,
+            verify=_verify(), cert=_client_cert())
+    except http.DeliveryError as e:
+        LOG.info('Notification endpoint test failed: %s', e.detail)
+        return e.detail
+    except exceptions.VnfmError as e:  # e.g. undecryptable credentials
+        return e.detail
+    return None
 
 
 class Notifier:
@@ -111,10 +150,9 @@ class Notifier:
                 if row['authentication'] else None)
         http.post_notification(
             row['callback_uri'], row['payload'],
-            version=notifications.API_VERSIONS.get(row['api_version'],
-                                                   '2.0.0'),
+            version=_version(row['api_version']),
             authentication=auth, timeout=CONF.notifications.timeout,
-            verify=_verify(), tokens=self.tokens)
+            verify=_verify(), cert=_client_cert(), tokens=self.tokens)
 
     def _failed(self, row: dict, detail: str, permanent: bool) -> str:
         attempts = row['attempts'] + 1

@@ -1,9 +1,12 @@
 """The conductor's RPC client: the only conductor module vnfm-api imports.
 
-Every method is a cast carrying ids only: the database holds the truth and
-the cast is a doorbell (a lost one is found by the conductors' sweep).
+The methods that start work are casts carrying ids only: the database
+holds the truth and the cast is a doorbell (a lost one is found by the
+conductors' sweep). ``test_notification_endpoint`` is the one call: the API
+waits for its answer before it creates anything.
 
 Versions: 1.0 - start_lcm_op, onboard_package, fetch_package.
+          1.1 - test_notification_endpoint.
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from vnfm.conf import CONF
 
 
 class ConductorAPI:
-    """Casts to the conductors' topic (competing consumers)."""
+    """Casts and calls to the conductors' topic (competing consumers)."""
 
     # Kept equal to ConductorManager.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.0'
+    RPC_API_VERSION = '1.1'
+
+    # Seconds the API waits for a conductor beyond the test's own deadline.
+    CALL_MARGIN = 10.0
 
     def __init__(self, transport: oslo_messaging.Transport | None = None,
                  topic: str | None = None) -> None:
@@ -53,3 +59,16 @@ class ConductorAPI:
         onboard it. The credentials travel in the cast only, never the DB."""
         self._cast(ctx, 'fetch_package', package_id=package_id,
                    user_name=user_name, password=password)
+
+    def test_notification_endpoint(self, ctx: Any, callback_uri: str,
+                                   authentication: str | None,
+                                   api_version: str) -> str | None:
+        """Have a conductor test ``callback_uri`` (SOL003 5.4.20.3.2) with
+        ``authentication`` (encrypted, as stored); None if it answered 204,
+        else why not. MessagingTimeout if no conductor answered."""
+        timeout = CONF.notifications.callback_test_timeout + self.CALL_MARGIN
+        return self._client.prepare(
+            version='1.1', timeout=timeout,
+            retry=CONF.conductor.cast_retries).call(
+            ctx, 'test_notification_endpoint', callback_uri=callback_uri,
+            authentication=authentication, api_version=api_version)

@@ -39,6 +39,29 @@ opts = [
                help='CA bundle to verify HTTPS callbackUris and token '
                     'endpoints with. Default: the system CAs. TLS is always '
                     'verified.'),
+    cfg.BoolOpt('test_callback_uri', default=True,
+                help='Test the callbackUri before a subscription is created '
+                     '(SOL003 5.4.20.3.2): a conductor sends it GET with '
+                     'the subscription\'s authentication and the '
+                     'subscription is refused (422) unless it answers 204 '
+                     'No Content. Set false only for consumers that do not '
+                     'implement GET; their errors then show only at '
+                     'delivery.'),
+    cfg.FloatOpt('callback_test_timeout', default=10.0, min=0.1,
+                 help='Seconds the test of a callbackUri may take in all '
+                      '(an OAuth 2.0 token request included) before it '
+                      'fails. vnfm-api waits 10 s longer for a conductor to '
+                      'answer, then refuses the subscription with 503.'),
+    cfg.StrOpt('client_cert_file',
+               help='PEM certificate (with its chain) vnfm presents to the '
+                    'callbackUris of subscriptions whose authType includes '
+                    'TLS_CERT (SOL013 8.3.4), for their tests and '
+                    'deliveries. Needed on the conductors; vnfm-api only '
+                    'checks that it is set. Unset: a subscription that '
+                    'offers no authType but TLS_CERT is refused (422).'),
+    cfg.StrOpt('client_key_file',
+               help='PEM private key (unencrypted) of client_cert_file. '
+                    'Unset: client_cert_file holds the key too.'),
 ]
 
 

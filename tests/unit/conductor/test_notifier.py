@@ -14,6 +14,7 @@ import pytest
 from vnfm.clients import http
 from vnfm.common import crypto
 from vnfm.common import timeutils
+from vnfm.conductor import notifier as notifier_module
 from vnfm.conductor.notifier import Notifier, backoff
 from vnfm.db import api as db
 from vnfm.db import outbox
@@ -21,7 +22,7 @@ from vnfm.db import registry
 from vnfm.objects import notifications
 from ..lcm.fixtures import (instantiate_params, make_lcm, new_instance,
                             new_op, onboarded_package)
-from .receiver import Receiver
+from .receiver import Receiver, make_tls
 
 T0 = datetime.datetime(2030, 1, 1, 12, 0, 0)
 PASSWORD = 'pa55-never-logged'
@@ -268,14 +269,66 @@ def test_oauth2_wrong_secret(notifier, receiver, caplog):
     assert receiver.received == []
 
 
-def test_unsupported_authentication_gives_up_at_once(notifier, receiver):
-    _subscribe(receiver, {'authType': ['TLS_CERT']})
+def test_unusable_authentication_gives_up_at_once(notifier, receiver):
+    _subscribe(receiver, {'authType': ['BASIC']})  # no paramsBasic
     _create_instance()
 
     notifier().run_once()
 
     assert _row()['state'] == outbox.FAILED and _row()['attempts'] == 1
-    assert 'TLS_CERT is not supported' in _row()['last_error']
+    assert 'BASIC needs paramsBasic' in _row()['last_error']
+    assert receiver.received == []
+
+
+def test_tls_cert_without_a_client_certificate_is_retried(notifier,
+                                                          receiver):
+    _subscribe(receiver, {'authType': ['TLS_CERT']})
+    _create_instance()
+
+    notifier().run_once()
+
+    # The operator can still configure the certificate.
+    assert _row()['state'] == outbox.PENDING
+    assert '[notifications] client_cert_file' in _row()['last_error']
+    assert receiver.received == []
+
+
+def test_tls_cert_delivered_with_the_client_certificate(notifier, conf,
+                                                        tmp_path):
+    tls = make_tls(tmp_path)
+    conf('ca_file', tls.ca, 'notifications')
+    conf('client_cert_file', tls.client_cert, 'notifications')
+    conf('client_key_file', tls.client_key, 'notifications')
+    receiver = Receiver(tls=tls).start()
+    try:
+        _subscribe(receiver, {'authType': ['TLS_CERT']})
+        _create_instance()
+
+        assert notifier().drain() == 1
+
+        [got] = receiver.wait(1)
+    finally:
+        receiver.stop()
+    assert got['client_cert'] == 'vnfm'
+    assert _row()['state'] == outbox.DELIVERED
+
+
+def test_endpoint_test_answers_why_it_failed(db_url, conf, receiver):
+    auth = crypto.encrypt({'authType': ['BASIC'], 'paramsBasic': {
+        'userName': 'u', 'password': PASSWORD}})
+    conf('callback_test_timeout', 5.0, 'notifications')
+
+    assert notifier_module.test_notification_endpoint(
+        receiver.url, auth, '1') is None
+    receiver.test_statuses = [404]
+    detail = notifier_module.test_notification_endpoint(
+        receiver.url, auth, '2')
+
+    assert detail == (f'GET {receiver.url} answered HTTP 404; a '
+                      'notification endpoint must answer 204 No Content.')
+    assert [t['headers']['Version'] for t in receiver.tests] == [
+        '1.3.0', '2.0.0']
+    assert receiver.tests[0]['headers']['Authorization'].startswith('Basic ')
 
 
 def test_two_notifiers_never_send_a_row_twice(notifier, receiver):

@@ -15,6 +15,7 @@ from vnfm.drivers.infra.noop.driver import NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
+from .receiver import Receiver
 from ..lcm.fixtures import (instantiate_params, new_instance, new_op,
                             onboarded_package, sample_csar)
 
@@ -26,15 +27,16 @@ def test_client_and_manager_versions_are_equal():
         rpcapi.ConductorAPI.RPC_API_VERSION)
 
 
-def test_manager_exposes_exactly_the_client_casts():
+def test_manager_exposes_exactly_the_client_methods():
     def methods(cls):
         return {n for n, _ in inspect.getmembers(cls, inspect.isfunction)
                 if not n.startswith('_')}
     # oslo.messaging exposes every public method of an endpoint.
-    public, casts = methods(manager.ConductorManager), methods(
+    public, client = methods(manager.ConductorManager), methods(
         rpcapi.ConductorAPI)
-    assert public == casts == {'start_lcm_op', 'onboard_package',
-                               'fetch_package'}
+    assert public == client == {'start_lcm_op', 'onboard_package',
+                                'fetch_package',
+                                'test_notification_endpoint'}
 
 
 def wait_for(predicate, timeout=10.0):
@@ -83,6 +85,22 @@ def test_cast_onboard_package(bus):
 
     wait_for(lambda: db.package_get(pkg['id'])['onboarding_state'] == (
         'ONBOARDED'))
+
+
+def test_call_test_notification_endpoint(bus):
+    client, _ = bus
+    ctx = context.get_admin_context()
+    rcv = Receiver().start()
+    try:
+        assert client.test_notification_endpoint(
+            ctx, rcv.url, None, '2') is None
+        rcv.test_statuses = [500]
+        detail = client.test_notification_endpoint(ctx, rcv.url, None, '2')
+    finally:
+        rcv.stop()
+    assert detail == (f'GET {rcv.url} answered HTTP 500; a notification '
+                      'endpoint must answer 204 No Content.')
+    assert len(rcv.tests) == 2
 
 
 def test_stop_lets_running_op_finish(bus):

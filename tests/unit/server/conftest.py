@@ -1,5 +1,8 @@
 """Fixtures of the API tests: a fresh SQLite database, the app with a fake
-conductor RPC client, and helpers to create packages and instances."""
+conductor RPC client, and helpers to create packages and instances.
+
+The fake client records the casts; its one call, the test of a
+callbackUri, runs the conductor's code in-process (real HTTP)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,10 @@ import orjson
 import pytest
 import webob
 
+from tests.unit.conductor.receiver import Receiver
+from tests.unit.lcm.fixtures import conf  # noqa: F401 (a fixture)
 from vnfm.common import timeutils
+from vnfm.conductor import notifier
 from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.db import models
@@ -40,6 +46,13 @@ class FakeRPC:
                       password: Any) -> None:
         self.calls.append(('fetch_package', (package_id, user_name,
                                              password)))
+
+    def test_notification_endpoint(self, ctx: Any, callback_uri: str,
+                                   authentication: str | None,
+                                   api_version: str) -> str | None:
+        self.calls.append(('test_notification_endpoint', (callback_uri,)))
+        return notifier.test_notification_endpoint(
+            callback_uri, authentication, api_version)
 
 
 class Client:
@@ -102,6 +115,14 @@ def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     yield Client(api_app.build_app(rpc=rpc))
     CONF.clear_override('auth_strategy', group='api')
     policies.reset()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A notification receiver on 127.0.0.1 (answers the test GET 204)."""
+    rcv = Receiver().start()
+    yield rcv
+    rcv.stop()
 
 
 VNFD_YAML = b'''tosca_definitions_version: tosca_simple_yaml_1_2

@@ -13,7 +13,9 @@ from vnfm.db import outbox
 
 
 @pytest.fixture
-def subscription(client):
+def subscription(client, conf):
+    # Nothing listens on the callbackUri: these tests look at the outbox.
+    conf('test_callback_uri', False, 'notifications')
     resp = client.lcm('POST', '/subscriptions', {
         'callbackUri': 'http://127.0.0.1:9/cb',
         'authentication': {'authType': ['BASIC'], 'paramsBasic': {

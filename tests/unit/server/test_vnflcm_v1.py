@@ -240,8 +240,8 @@ def test_fail_and_cancel(client, failed):
               ).status_int == 409
 
 
-def test_subscriptions(client):
-    sub = {'callbackUri': 'http://cb/v1', 'authentication': {
+def test_subscriptions(client, receiver):
+    sub = {'callbackUri': receiver.url, 'authentication': {
         'authType': ['BASIC'],
         'paramsBasic': {'userName': 'u', 'password': 'SECRET'}}}
     resp = v1(client, 'POST', '/subscriptions', sub)
@@ -249,8 +249,10 @@ def test_subscriptions(client):
     body = json_of(resp)
     href = f"http://localhost/vnflcm/v1/subscriptions/{body['id']}"
     assert resp.headers['Location'] == href
-    assert body == {'id': body['id'], 'callbackUri': 'http://cb/v1',
+    assert body == {'id': body['id'], 'callbackUri': receiver.url,
                     '_links': {'self': {'href': href}}}
+    # The callbackUri was tested with the v1 API version.
+    assert [t['headers']['Version'] for t in receiver.tests] == ['1.3.0']
     assert registry.subscription_get(body['id'])['api_version'] == '1'
     again = v1(client, 'POST', '/subscriptions', sub)
     assert again.status_int == 303 and again.headers['Location'] == href

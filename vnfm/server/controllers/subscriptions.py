@@ -1,21 +1,30 @@
 """/vnflcm/v2/subscriptions (SOL003 v3.3.1 clauses 5.4.18, 5.4.19).
 
-The callback URI is not probed before the subscription is accepted (Tacker
-sends a test GET): vnfm-api never talks to outside systems, and delivery
-with retries belongs to the notification sender.
+Before a subscription is created its callbackUri is tested (clause
+5.4.20.3.2: GET with the subscription's authentication must answer 204),
+unless ``[notifications] test_callback_uri`` is off. vnfm-api never talks
+to outside systems itself: a conductor runs the test (an RPC call), from
+where the deliveries will leave. A failed test is a 422 and nothing is
+created.
 """
 
 from __future__ import annotations
 
+import logging
+
+import oslo_messaging
 import webob
 
 from vnfm.common import crypto
+from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import registry
 from vnfm.objects import sol013
 from vnfm.server import http
 from vnfm.server.controllers import common
 from vnfm.server.request import ApiRequest
+
+LOG = logging.getLogger(__name__)
 
 # LccnSubscription (5.5.2.16): authentication is write-only.
 SOL013 = sol013.Resource(
@@ -59,16 +68,64 @@ def create(req: ApiRequest) -> webob.Response:
             return http.empty_response(303, {
                 'Location': href(req.base_url, row['id'])})
     auth = body.get('authentication')
+    if auth:
+        _check_usable(auth)
+    sealed = crypto.encrypt(auth) if auth else None
+    if CONF.notifications.test_callback_uri:
+        _test_callback(req, body['callbackUri'], sealed)
     row = registry.subscription_create({
         'callback_uri': body['callbackUri'],
         'filter': body.get('filter'),
         'verbosity': verbosity,
-        'authentication': crypto.encrypt(auth) if auth else None,
+        'authentication': sealed,
         'project_id': req.ctx.project_id,
         'api_version': req.lcm_api_version,
     })
     return http.json_response(to_sol(row, req.base_url), 201, headers={
         'Location': href(req.base_url, row['id'])})
+
+
+def _check_usable(auth: dict) -> None:
+    """Refuse authentication vnfm cannot apply (SOL013 8.3.4: authType
+    lists what the consumer accepts; one usable entry is enough)."""
+    problems = [_unusable(auth_type, auth) for auth_type in auth['authType']]
+    if all(problems):
+        raise exceptions.UnprocessableEntity(
+            'authentication cannot be used: ' + '; '.join(problems) + '.')
+
+
+def _unusable(auth_type: str, auth: dict) -> str | None:
+    """Why vnfm cannot authenticate with ``auth_type``; None if it can."""
+    if auth_type == 'TLS_CERT':
+        return None if CONF.notifications.client_cert_file else (
+            'TLS_CERT needs a TLS client certificate and this vnfm has none '
+            '(its operator can set [notifications] client_cert_file); use '
+            'BASIC or OAUTH2_CLIENT_CREDENTIALS')
+    params = {'BASIC': 'paramsBasic',
+              'OAUTH2_CLIENT_CREDENTIALS': 'paramsOauth2ClientCredentials'}
+    name = params[auth_type]
+    return None if auth.get(name) else f'{auth_type} needs {name}'
+
+
+def _test_callback(req: ApiRequest, uri: str, sealed: str | None) -> None:
+    """Have a conductor test ``uri``; raise unless it answered 204."""
+    try:
+        failure = req.rpc.test_notification_endpoint(
+            req.ctx, uri, sealed, req.lcm_api_version)
+    except oslo_messaging.RemoteError:
+        raise  # a bug in the conductor: a 500, logged
+    except (oslo_messaging.MessagingException, OSError) as e:
+        LOG.warning('No conductor tested a callbackUri: %s',
+                    type(e).__name__)
+        raise exceptions.ServiceUnavailable(
+            'No vnfm-conductor answered, so the callbackUri could not be '
+            'tested; nothing was created. Try again later.') from None
+    if failure:
+        raise exceptions.UnprocessableEntity(
+            f'The test of the notification endpoint failed: {failure} '
+            'The subscription was not created; make the callbackUri answer '
+            'GET (with the authentication given) with 204 No Content, then '
+            'subscribe again.')
 
 
 def index(req: ApiRequest) -> webob.Response:

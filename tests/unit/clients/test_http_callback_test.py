@@ -1,0 +1,180 @@
+"""The test of a callbackUri (GET, 204 expected) and the TLS client
+certificate of authType TLS_CERT, against real HTTP(S) receivers."""
+
+from __future__ import annotations
+
+import base64
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.unit.conductor.receiver import Receiver, TlsFiles, make_tls
+from vnfm.clients import http
+from vnfm.testing import procs
+
+BASIC = {'authType': ['BASIC'], 'paramsBasic': {'userName': 'u',
+                                                'password': 'pw'}}
+TLS_CERT = {'authType': ['TLS_CERT']}
+
+
+def _test(url: str, **kw) -> None:
+    kw.setdefault('timeout', 10)
+    http.test_notification_endpoint(
+        url, version='2.0.0', authentication=kw.pop('authentication', None),
+        tokens=http.TokenCache(), **kw)
+
+
+def _failure(url: str, **kw) -> http.DeliveryError:
+    with pytest.raises(http.DeliveryError) as e:
+        _test(url, **kw)
+    return e.value
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    rcv = Receiver().start()
+    yield rcv
+    rcv.stop()
+
+
+@pytest.fixture
+def tls(tmp_path) -> TlsFiles:
+    return make_tls(tmp_path)
+
+
+@pytest.fixture
+def tls_receiver(tls) -> Iterator[Receiver]:
+    rcv = Receiver(tls=tls).start()
+    yield rcv
+    rcv.stop()
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """Accepts connections (the kernel's backlog), never answers."""
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        sock.listen(8)
+        yield sock.getsockname()[1]
+
+
+def test_204_passes_and_carries_the_credentials(receiver):
+    _test(receiver.url, authentication=BASIC)
+
+    [got] = receiver.tests
+    assert got['headers']['Authorization'] == 'Basic ' + base64.b64encode(
+        b'u:pw').decode()
+    assert got['headers']['Version'] == '2.0.0'
+
+
+@pytest.mark.parametrize('status', [200, 307, 404, 500])
+def test_other_statuses_fail(receiver, status):
+    receiver.test_statuses = [status]
+
+    error = _failure(receiver.url)
+
+    assert error.detail == (
+        f'GET {receiver.url} answered HTTP {status}; a notification '
+        'endpoint must answer 204 No Content.')
+
+
+def test_connection_refused_hides_credentials_and_query():
+    port = procs.free_port()
+
+    error = _failure(f'http://user:pw@127.0.0.1:{port}/cb?token=abc')
+
+    assert error.detail == (f'GET http://127.0.0.1:{port}/cb failed: '
+                            'connection refused (ConnectionError).')
+
+
+def test_silent_endpoint_fails_within_the_deadline(silent_port):
+    started = time.monotonic()
+
+    error = _failure(f'http://127.0.0.1:{silent_port}/cb', timeout=0.5)
+
+    assert error.detail.endswith('failed: no answer within 0.5 s '
+                                 '(ReadTimeout).')
+    assert time.monotonic() - started < 5
+
+
+def test_the_deadline_includes_the_token_request(silent_port):
+    started = time.monotonic()
+
+    error = _failure('http://127.0.0.1:9/cb', timeout=0.5, authentication={
+        'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
+        'paramsOauth2ClientCredentials': {
+            'clientId': 'c', 'clientPassword': 'secret',
+            'tokenEndpoint': f'http://127.0.0.1:{silent_port}/token'}})
+
+    assert error.detail == (f'POST http://127.0.0.1:{silent_port}/token '
+                            '(token) failed: ReadTimeout.')
+    assert time.monotonic() - started < 5
+
+
+def test_other_schemes_fail_without_a_request():
+    assert _failure('ftp://127.0.0.1/cb').permanent
+
+
+def test_untrusted_server_certificate_fails(tls_receiver):
+    error = _failure(tls_receiver.url)
+
+    assert error.detail.startswith(f'GET {tls_receiver.url} failed: TLS: ')
+    assert 'certificate' in error.detail
+
+
+def test_tls_cert_presents_the_client_certificate(tls, tls_receiver):
+    cert = (tls.client_cert, tls.client_key)
+
+    _test(tls_receiver.url, authentication=TLS_CERT, verify=tls.ca,
+          cert=cert)
+    http.post_notification(tls_receiver.url, {'id': 'n1'}, version='2.0.0',
+                           authentication=TLS_CERT, timeout=10,
+                           verify=tls.ca, cert=cert,
+                           tokens=http.TokenCache())
+
+    assert [t['client_cert'] for t in tls_receiver.tests] == ['vnfm']
+    [got] = tls_receiver.wait(1)
+    assert got['client_cert'] == 'vnfm'
+    assert 'Authorization' not in got['headers']
+
+
+def test_client_certificate_only_for_tls_cert(tls, tls_receiver):
+    _test(tls_receiver.url, authentication=BASIC, verify=tls.ca,
+          cert=(tls.client_cert, tls.client_key))
+
+    [got] = tls_receiver.tests
+    assert got['client_cert'] is None
+    assert got['headers']['Authorization'].startswith('Basic ')
+
+
+def test_tls_cert_and_basic_send_both(tls, tls_receiver):
+    _test(tls_receiver.url, verify=tls.ca,
+          authentication=dict(BASIC, authType=['TLS_CERT', 'BASIC']),
+          cert=(tls.client_cert, tls.client_key))
+
+    [got] = tls_receiver.tests
+    assert got['client_cert'] == 'vnfm'
+    assert got['headers']['Authorization'].startswith('Basic ')
+
+
+def test_tls_cert_without_a_configured_certificate(receiver):
+    with pytest.raises(http.DeliveryError) as e:
+        http.post_notification(receiver.url, {}, version='2.0.0',
+                               authentication=TLS_CERT, timeout=10,
+                               tokens=http.TokenCache())
+
+    # The operator may configure one: retrying can help.
+    assert not e.value.permanent
+    assert '[notifications] client_cert_file' in e.value.detail
+    assert receiver.received == []
+
+
+def test_unreadable_certificate_file_names_the_options(tls, tls_receiver):
+    error = _failure(tls_receiver.url, authentication=TLS_CERT,
+                     verify=tls.ca, cert=('/nonexistent.pem', tls.client_key))
+
+    assert error.detail.startswith('vnfm cannot use its TLS files (')
+    assert 'client_cert_file' in error.detail
+    assert tls_receiver.tests == []
