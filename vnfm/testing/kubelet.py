@@ -21,6 +21,10 @@ from vnfm.testing import podstatus
 LOG = logging.getLogger("vnfm.testing.kubelet")
 MERGE_PATCH = "application/merge-patch+json"
 _WATCH_SECONDS = 60
+#: Pod annotation: seconds the Pod's containers take to stop once asked
+#: (default: the kubelet's ``termination_delay``). A terminating Pod is
+#: finalised after that or its deletion grace period, whichever is shorter.
+STOP_SECONDS = "sim.vnfm.io/stop-seconds"
 
 
 class _DelayQueue:
@@ -224,9 +228,10 @@ class SimKubelet:
         self._pods[uid] = pod
         if pod["metadata"].get("deletionTimestamp"):
             grace = pod["metadata"].get("deletionGracePeriodSeconds") or 0
-            self._queue.put(
-                min(float(grace), self.termination_delay), "delete", uid
+            stop = (pod["metadata"].get("annotations") or {}).get(
+                STOP_SECONDS, self.termination_delay
             )
+            self._queue.put(min(float(grace), float(stop)), "delete", uid)
         elif first or self._desired(pod)[1]:
             self._queue.put(self.ready_delay, "sync", uid)
 

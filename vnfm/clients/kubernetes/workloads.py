@@ -224,7 +224,11 @@ def delete_and_wait(
 def wait_gone(
     kube: KubeClient, objs: list[Obj], selector: str | None, deadline: float
 ) -> None:
-    """Wait until none of ``objs`` exists (watched, not polled)."""
+    """Wait until none of ``objs`` exists (watched, not polled).
+
+    An object given with its uid is gone once only another object of its
+    name exists (a controller may re-create a deleted one).
+    """
     if not objs:
         return
     specs = [
@@ -237,12 +241,17 @@ def wait_gone(
         for o in objs
         if o['kind'] != 'Namespace'
     ]
-    keys = {key(o) for o in objs}
+    uids = {key(o): _uid(o) for o in objs}
     namespaces = [o for o in objs if o['kind'] == 'Namespace']
     with Informer(kube, specs) as informer:
 
         def check() -> tuple[bool, str]:
-            left = sorted(k for k in keys if k in informer.objects)
+            left = sorted(
+                k
+                for k, uid in uids.items()
+                if k in informer.objects
+                and uid in ('', _uid(informer.objects[k]))
+            )
             if left:
                 return (
                     False,
