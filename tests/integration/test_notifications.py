@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.conductor.receiver import Receiver
+from tests.unit.conductor import receiver as receivers
 from vnfm.db import outbox
 from vnfm.testing import db as testing_db
 from vnfm.testing.client import ClientError
@@ -27,12 +27,8 @@ pytestmark = pytest.mark.timeout(180)
 
 USER, PASSWORD = "nfvo", "notif-pa55"
 
+receiver = receivers.receiver  # the fixture
 
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    rcv = Receiver().start()
-    yield rcv
-    rcv.stop()
 
 
 @pytest.fixture

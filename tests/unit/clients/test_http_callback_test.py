@@ -32,12 +32,6 @@ def _failure(url: str, **kw) -> http.DeliveryError:
     return e.value
 
 
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    rcv = Receiver().start()
-    yield rcv
-    rcv.stop()
-
 
 @pytest.fixture
 def tls(tmp_path) -> TlsFiles:

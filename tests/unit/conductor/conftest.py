@@ -1,1 +1,2 @@
 from ..lcm.fixtures import conf, db_url, hook_record  # noqa: F401
+from .receiver import receiver  # noqa: F401

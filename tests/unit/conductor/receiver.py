@@ -18,10 +18,12 @@ import json
 import ssl
 import threading
 import time
+from collections.abc import Iterator
 from http import server
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -253,3 +255,11 @@ def _handler(receiver: Receiver) -> type:
                                         self._client_cert()))
 
     return Handler
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A started Receiver, stopped after the test."""
+    rcv = Receiver().start()
+    yield rcv
+    rcv.stop()

@@ -42,12 +42,6 @@ def clock(monkeypatch):
     return Clock
 
 
-@pytest.fixture
-def receiver():
-    rcv = Receiver().start()
-    yield rcv
-    rcv.stop()
-
 
 @pytest.fixture
 def notifier(db_url, conf):

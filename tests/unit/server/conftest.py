@@ -15,7 +15,7 @@ import orjson
 import pytest
 import webob
 
-from tests.unit.conductor.receiver import Receiver
+from tests.unit.conductor.receiver import Receiver, receiver  # noqa: F401
 from tests.unit.lcm.fixtures import conf  # noqa: F401 (a fixture)
 from vnfm.common import timeutils
 from vnfm.conductor import notifier
@@ -116,13 +116,6 @@ def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     CONF.clear_override('auth_strategy', group='api')
     policies.reset()
 
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    """A notification receiver on 127.0.0.1 (answers the test GET 204)."""
-    rcv = Receiver().start()
-    yield rcv
-    rcv.stop()
 
 
 VNFD_YAML = b'''tosca_definitions_version: tosca_simple_yaml_1_2

@@ -1,0 +1,3 @@
+"""Fixtures of the client tests."""
+
+from tests.unit.conductor.receiver import receiver  # noqa: F401
