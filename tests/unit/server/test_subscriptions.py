@@ -191,6 +191,20 @@ def test_no_conductor_answering_is_503(client, rpc, monkeypatch):
     assert registry.subscription_list() == []
 
 
+def test_an_older_conductor_is_503_not_500(client, rpc, monkeypatch):
+    def older(*_args):
+        raise oslo_messaging.RemoteError(
+            'UnsupportedVersion', 'Endpoint does not support RPC version 1.1')
+
+    monkeypatch.setattr(rpc, 'test_notification_endpoint', older)
+
+    resp = client.lcm('POST', '/subscriptions', _request('http://x/cb'))
+
+    assert resp.status_int == 503
+    assert 'older than this vnfm-api' in json_of(resp)['detail']
+    assert registry.subscription_list() == []
+
+
 def test_v1_endpoint_test_failure_is_refused(client, receiver):
     receiver.test_statuses = [404]
 

@@ -107,13 +107,24 @@ def _unusable(auth_type: str, auth: dict) -> str | None:
     return None if auth.get(name) else f'{auth_type} needs {name}'
 
 
+# What a conductor without RPC API 1.1 answers the call with (mid-upgrade).
+_OLDER_CONDUCTOR = frozenset({'UnsupportedVersion', 'NoSuchMethod'})
+
+
 def _test_callback(req: ApiRequest, uri: str, sealed: str | None) -> None:
     """Have a conductor test ``uri``; raise unless it answered 204."""
     try:
         failure = req.rpc.test_notification_endpoint(
             req.ctx, uri, sealed, req.lcm_api_version)
-    except oslo_messaging.RemoteError:
-        raise  # a bug in the conductor: a 500, logged
+    except oslo_messaging.RemoteError as e:
+        if e.exc_type not in _OLDER_CONDUCTOR:
+            raise  # a bug in the conductor: a 500, logged
+        LOG.warning('The conductors cannot test a callbackUri (%s): they '
+                    'are older than vnfm-api; upgrade them', e.exc_type)
+        raise exceptions.ServiceUnavailable(
+            'The vnfm-conductors are older than this vnfm-api and cannot '
+            'test the callbackUri; nothing was created. Try again once '
+            'they are upgraded.') from None
     except (oslo_messaging.MessagingException, OSError) as e:
         LOG.warning('No conductor tested a callbackUri: %s',
                     type(e).__name__)
