@@ -1,3 +1,5 @@
 """Fixtures of the client tests."""
 
 from tests.unit.conductor.receiver import receiver  # noqa: F401
+
+from .webserver import web  # noqa: F401

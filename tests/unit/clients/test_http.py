@@ -1,8 +1,5 @@
 """HTTP downloads: scheme check, size cap, errors without secrets."""
 
-import http.server as http_server
-import threading
-
 import pytest
 
 from vnfm.clients import http
@@ -24,93 +21,58 @@ def test_connection_error_hides_credentials():
     assert e.value.detail.startswith('GET http://127.0.0.1:9/p.zip failed')
 
 
-class _Handler(http_server.BaseHTTPRequestHandler):
-    """GET routes: path -> (status, headers, body); records each request's
-    path and Authorization header."""
-
-    routes: dict = {}
-    seen: list = []
-
-    def do_GET(self):  # noqa: N802 (http.server API)
-        self.seen.append((self.path, self.headers.get('Authorization')))
-        status, headers, body = self.routes.get(self.path, (404, {}, b''))
-        self.send_response(status)
-        for name, value in {**headers,
-                            'Content-Length': str(len(body))}.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def web():
-    """An HTTP server on 127.0.0.1: (base URL, port, handler class)."""
-    server = http_server.ThreadingHTTPServer(('127.0.0.1', 0), _Handler)
-    _Handler.routes, _Handler.seen = {}, []
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,),
-                              daemon=True)
-    thread.start()
-    port = server.server_address[1]
-    yield f'http://127.0.0.1:{port}', port, _Handler
-    server.shutdown()
-    server.server_close()
-
-
 def _get(url: str, **kw) -> bytes:
     return http.download(url, timeout=5, max_size=1000,
                          allowed_schemes=['http'], **kw)
 
 
 def test_blocked_network_is_refused_before_connecting(web):
-    base, _, handler = web
+    base, _, routes, seen = web
     with pytest.raises(http.DownloadError) as e:
         _get(base + '/p.zip?sig=abc', blocked_networks=['127.0.0.0/8'])
     assert e.value.detail == (
         f'GET {base}/p.zip refused: 127.0.0.1 is 127.0.0.1, in 127.0.0.0/8, '
         'a network vnfm does not fetch from. Publish the package at another '
         'address.')
-    assert handler.seen == []
+    assert seen == []
 
 
 def test_redirect_into_a_blocked_network_is_refused(web):
-    base, port, handler = web
-    handler.routes['/p.zip'] = (
+    base, port, routes, seen = web
+    routes['/p.zip'] = (
         302, {'Location': f'http://127.0.0.2:{port}/inside'}, b'')
     with pytest.raises(http.DownloadError) as e:
         _get(base + '/p.zip', blocked_networks=['127.0.0.2/32'])
     assert e.value.detail.startswith(
         f'GET http://127.0.0.2:{port}/inside refused: 127.0.0.2 is '
         '127.0.0.2, in 127.0.0.2/32')
-    assert [path for path, _ in handler.seen] == ['/p.zip']
+    assert [path for path, _ in seen] == ['/p.zip']
 
 
 def test_redirects_are_followed_without_credentials_to_another_host(web):
-    base, port, handler = web
-    handler.routes['/a'] = (307, {'Location': '/b'}, b'')
-    handler.routes['/b'] = (
+    base, port, routes, seen = web
+    routes['/a'] = (307, {'Location': '/b'}, b'')
+    routes['/b'] = (
         302, {'Location': f'http://localhost:{port}/c'}, b'')
-    handler.routes['/c'] = (200, {}, b'package')
+    routes['/c'] = (200, {}, b'package')
     assert _get(base + '/a', auth=('user', 'pw')) == b'package'
-    paths = [path for path, _ in handler.seen]
+    paths = [path for path, _ in seen]
     assert paths == ['/a', '/b', '/c']
-    auths = [auth for _, auth in handler.seen]
+    auths = [auth for _, auth in seen]
     assert auths[0] and auths[1] and auths[2] is None
 
 
 def test_redirect_loop_ends(web):
-    base, _, handler = web
-    handler.routes['/loop'] = (302, {'Location': '/loop'}, b'')
+    base, _, routes, seen = web
+    routes['/loop'] = (302, {'Location': '/loop'}, b'')
     with pytest.raises(http.DownloadError) as e:
         _get(base + '/loop')
     assert e.value.detail == f'GET {base}/loop: more than 5 redirects.'
 
 
 def test_redirect_to_another_scheme_is_refused(web):
-    base, _, handler = web
-    handler.routes['/p.zip'] = (302, {'Location': 'file:///etc/passwd'}, b'')
+    base, _, routes, seen = web
+    routes['/p.zip'] = (302, {'Location': 'file:///etc/passwd'}, b'')
     with pytest.raises(http.DownloadError) as e:
         _get(base + '/p.zip')
     assert e.value.detail.startswith("URI scheme 'file' is not allowed")

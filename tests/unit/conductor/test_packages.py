@@ -1,8 +1,6 @@
 """Onboarding and upload from URI."""
 
-import http.server
 import io
-import threading
 import zipfile
 
 import pytest
@@ -80,33 +78,12 @@ def test_onboarding_twice_is_harmless(db_url):
     assert db.package_get(pkg['id'])['onboarding_state'] == 'ONBOARDED'
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    routes: dict = {}
-
-    def do_GET(self):  # noqa: N802 (http.server API)
-        status, body = self.routes.get(self.path, (404, b''))
-        self.send_response(status)
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
-def web(conf):
-    """A package server on loopback, which the default configuration
+def package_server(conf, web):
+    """The web server on loopback, which the default configuration
     blocks: unblocked for the test."""
     conf('upload_from_uri_blocked_networks', [], 'vnf_package')
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,),
-                              daemon=True)
-    thread.start()
-    _Handler.routes = {}
-    yield f'http://127.0.0.1:{server.server_address[1]}', _Handler.routes
-    server.shutdown()
-    server.server_close()
+    return web
 
 
 def from_uri(url: str) -> dict:
@@ -114,9 +91,9 @@ def from_uri(url: str) -> dict:
                     upload_source={'addressInformation': url})
 
 
-def test_fetch_downloads_and_onboards(db_url, web):
-    base, routes = web
-    routes['/pkg.zip'] = (200, sample_csar())
+def test_fetch_downloads_and_onboards(db_url, package_server):
+    base, _, routes, _ = package_server
+    routes['/pkg.zip'] = (200, {}, sample_csar())
     pkg = from_uri(base + '/pkg.zip')
 
     packages.fetch(pkg['id'], 'user', 'pw')
@@ -126,8 +103,8 @@ def test_fetch_downloads_and_onboards(db_url, web):
     assert db.package_content_get(pkg['id']) == sample_csar()
 
 
-def test_fetch_of_missing_file_is_error(db_url, web):
-    base, _ = web
+def test_fetch_of_missing_file_is_error(db_url, package_server):
+    base = package_server.base
     pkg = from_uri(base + '/nothing.zip?token=secret')
 
     packages.fetch(pkg['id'])
@@ -138,10 +115,10 @@ def test_fetch_of_missing_file_is_error(db_url, web):
     assert detail == f'GET {base}/nothing.zip answered HTTP 404.'
 
 
-def test_fetch_larger_than_max_size_is_error(db_url, web, conf):
+def test_fetch_larger_than_max_size_is_error(db_url, package_server, conf):
     conf('max_size', 2048, 'vnf_package')
-    base, routes = web
-    routes['/big.zip'] = (200, b'x' * 4096)
+    base, _, routes, _ = package_server
+    routes['/big.zip'] = (200, {}, b'x' * 4096)
     pkg = from_uri(base + '/big.zip')
 
     packages.fetch(pkg['id'])
