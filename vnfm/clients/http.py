@@ -72,7 +72,8 @@ def download(url: str, *, timeout: float, max_size: int,
                 return _read(resp, url, deadline, max_size, timeout)
         except requests.RequestException as e:
             raise DownloadError(
-                f'GET {_safe(url)} failed: {type(e).__name__}.') from None
+                f'GET {_safe(url)} failed: {_failure(e, timeout)}.'
+            ) from None
     raise DownloadError(
         f'GET {_safe(url)}: more than {_MAX_REDIRECTS} redirects.')
 
@@ -228,7 +229,7 @@ def _fetch_token(params: dict, timeout: Timeout,
             verify=verify, allow_redirects=False)
     except requests.RequestException as e:
         raise DeliveryError(f'POST {_safe(endpoint)} (token) failed: '
-                            f'{type(e).__name__}.') from None
+                            f'{_failure(e)}.') from None
     except OSError as e:
         raise _tls_files_error(e) from None
     if resp.status_code != 200:
@@ -326,7 +327,7 @@ def post_notification(url: str, payload: dict, *, version: str,
                              cert=client_cert, allow_redirects=False)
     except requests.RequestException as e:
         raise DeliveryError(
-            f'POST {_safe(url)} failed: {type(e).__name__}.') from None
+            f'POST {_safe(url)} failed: {_failure(e)}.') from None
     except OSError as e:
         raise _tls_files_error(e) from None
     if 200 <= resp.status_code < 300:
@@ -374,14 +375,17 @@ def test_notification_endpoint(url: str, *, version: str,
                             'Content.')
 
 
-def _failure(e: requests.RequestException, timeout: float) -> str:
-    """What went wrong, in words; never ``str(e)``, which shows the URL
-    with its query."""
+def _failure(e: requests.RequestException,
+             timeout: float | None = None) -> str:
+    """What went wrong, in words (``timeout``: the seconds allowed, when
+    one number says it); never ``str(e)``, which shows the URL with its
+    query."""
     name = type(e).__name__
+    within = 'in time' if timeout is None else f'within {timeout:g} s'
     if isinstance(e, requests.ConnectTimeout):
-        return f'no connection within {timeout:g} s ({name})'
+        return f'no connection {within} ({name})'
     if isinstance(e, requests.Timeout):
-        return f'no answer within {timeout:g} s ({name})'
+        return f'no answer {within} ({name})'
     tls = _cause(e, ssl.SSLError)
     if isinstance(tls, ssl.SSLCertVerificationError):
         return f'TLS: {tls.verify_message} ({name})'

@@ -18,7 +18,8 @@ def test_connection_error_hides_credentials():
         http.download('http://user:pw@127.0.0.1:9/p.zip?sig=abc', timeout=2,
                       max_size=10, allowed_schemes=['http'])
     assert 'pw' not in e.value.detail and 'sig' not in e.value.detail
-    assert e.value.detail.startswith('GET http://127.0.0.1:9/p.zip failed')
+    assert e.value.detail == ('GET http://127.0.0.1:9/p.zip failed: '
+                              'connection refused (ConnectionError).')
 
 
 def _get(url: str, **kw) -> bytes:

@@ -25,7 +25,8 @@ def test_connection_error_hides_credentials():
         _post('http://user:pw@127.0.0.1:9/cb?token=abc')
     assert not e.value.permanent
     assert e.value.detail == (
-        'POST http://127.0.0.1:9/cb failed: ConnectionError.')
+        'POST http://127.0.0.1:9/cb failed: connection refused '
+        '(ConnectionError).')
 
 
 def test_redirect_is_a_failure():

@@ -139,7 +139,8 @@ def test_receiver_down_then_back(notifier, receiver, clock):
     sender = notifier()
 
     sender.run_once()
-    assert 'failed: ConnectionError' in _row()['last_error']
+    assert ('failed: connection refused (ConnectionError)'
+            in _row()['last_error'])
 
     receiver.start()
     clock.now = _at(1)
