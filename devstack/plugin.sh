@@ -27,6 +27,26 @@ function configure_vnfm {
     iniset $VNFM_CONF api public_endpoint ${VNFM_ENDPOINT%/}
     iniset $VNFM_CONF api auth_strategy keystone
     configure_keystone_authtoken_middleware $VNFM_CONF vnfm
+
+    # One key for every vnfm-api and vnfm-conductor (they refuse to start
+    # without it): what one process encrypts, the others must decrypt.
+    iniset $VNFM_CONF crypto keys "$(vnfm_crypto_key)"
+    iniset $VNFM_CONF infra enabled_infra_drivers $VNFM_ENABLED_INFRA_DRIVERS
+}
+
+# The shared Fernet key: VNFM_CRYPTO_KEY when set (give every node of a
+# multi-node DevStack the same one), else one generated at the first stack
+# and kept in $VNFM_CONF_DIR/crypto-key for later runs.
+function vnfm_crypto_key {
+    local file=$VNFM_CONF_DIR/crypto-key
+    if [[ -n "$VNFM_CRYPTO_KEY" ]]; then
+        echo "$VNFM_CRYPTO_KEY"
+        return
+    fi
+    if [[ ! -s $file ]]; then
+        (umask 077 && $PYTHON -c 'from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())' >$file)
+    fi
+    cat $file
 }
 
 function create_vnfm_accounts {

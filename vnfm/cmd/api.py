@@ -7,6 +7,8 @@ processes of ``[api] threads`` threads each (the processes share the port
 through SO_REUSEPORT; one Python process uses one core), HTTP/1.1
 keep-alive and TCP_NODELAY. SIGTERM (or SIGINT) stops accepting connections
 and lets requests in progress finish; a worker that dies is replaced.
+Start-up fails when ``[crypto] keys`` is not set: the conductors, on other
+hosts, could not read the credentials this API stores.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 from cheroot import wsgi
 from oslo_log import log as logging
 
+from vnfm.common import crypto
 from vnfm.common import process
 from vnfm.common import rpc
 from vnfm.conf import CONF
@@ -130,6 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     logging.setup(CONF, 'vnfm')
     rpc.set_defaults(CONF)
     process.limit_malloc_arenas()
+    try:
+        crypto.require_shared_keys('vnfm-api')
+    except crypto.KeysNotConfigured as e:
+        LOG.error('vnfm-api cannot start: %s', e.detail)
+        print(f'vnfm-api cannot start: {e.detail}', file=sys.stderr)
+        return 1
     workers = CONF.api.workers or os.cpu_count() or 1
     if workers == 1:
         return serve()

@@ -4,8 +4,10 @@
 
 Start-up fails with a clear message when a driver named in
 ``[infra] enabled_infra_drivers`` or ``[mgmt_driver] enabled_builtin_drivers``
-does not load. SIGTERM (or SIGINT) stops it gracefully: no new work, running
-operations get ``[conductor] graceful_shutdown_timeout`` seconds to finish.
+does not load, or when ``[crypto] keys`` is not set (each host would
+generate its own key and could not read what the API stores). SIGTERM
+(or SIGINT) stops it gracefully: no new work, running operations get
+``[conductor] graceful_shutdown_timeout`` seconds to finish.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import threading
 
 from oslo_log import log as logging
 
+from vnfm.common import crypto
 from vnfm.common import process
 from vnfm.common import rpc
 from vnfm.conductor.service import ConductorService
@@ -35,8 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     rpc.set_defaults(CONF)
     process.limit_malloc_arenas()
     try:
+        crypto.require_shared_keys('vnfm-conductor')
         service = ConductorService()
-    except DriverLoadError as e:
+    except (DriverLoadError, crypto.KeysNotConfigured) as e:
         LOG.error('vnfm-conductor cannot start: %s', e.detail)
         print(f'vnfm-conductor cannot start: {e.detail}', file=sys.stderr)
         return 1

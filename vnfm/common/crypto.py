@@ -36,10 +36,51 @@ PUBLIC_ACCESS_KEYS = frozenset({
     'userDomainName', 'authUrl'})
 
 
+# What an operator must configure so that every process reads what any
+# other one sealed.
+SHARED_KEYS = ('[crypto] keys must be the same on every vnfm-api and '
+               'vnfm-conductor')
+_NEW_KEY = ('python3 -c "from cryptography.fernet import Fernet; '
+            'print(Fernet.generate_key().decode())"')
+
+
 class DecryptionError(exceptions.VnfmError):
     """Stored credentials cannot be read with the configured keys."""
 
     title = 'Stored Credentials Unreadable'
+
+
+class KeysNotConfigured(exceptions.VnfmError):
+    """A process of a split deployment has no usable shared keys."""
+
+    title = 'Encryption Keys Not Configured'
+
+
+def _undecryptable() -> DecryptionError:
+    source = ('its [crypto] keys' if _configured_keys() else
+              'the key it generated for itself ([crypto] keys is not set)')
+    return DecryptionError(
+        f'Stored credentials cannot be decrypted on host {CONF.host} with '
+        f'{source}: they were encrypted with another key. {SHARED_KEYS} '
+        '(keep an old key listed after the new one until nothing '
+        'encrypted with it is left).')
+
+
+def require_shared_keys(process: str) -> None:
+    """KeysNotConfigured unless ``[crypto] keys`` holds valid Fernet keys:
+    a process that shares the database with processes on other hosts must
+    read what they encrypt (only vnfm-all may use a host-local key)."""
+    keys = _configured_keys()
+    if not keys:
+        raise KeysNotConfigured(
+            f'{process} needs [crypto] keys: without them each host '
+            'generates its own key and cannot read the credentials the '
+            f'others store. Generate a key once ({_NEW_KEY}) and set it; '
+            f'{SHARED_KEYS}.')
+    try:
+        _multi_fernet(keys)
+    except ValueError as e:
+        raise KeysNotConfigured(str(e)) from None
 
 
 # Key files read so far, by path (state_path differs between tests).
@@ -116,9 +157,7 @@ def decrypt(token: str) -> dict:
     try:
         plain = _cipher().decrypt(token.encode('ascii'))
     except (fernet.InvalidToken, UnicodeEncodeError):
-        raise DecryptionError(
-            'Stored credentials cannot be decrypted with the configured '
-            '[crypto] keys.') from None
+        raise _undecryptable() from None
     return json.loads(plain)
 
 
@@ -127,9 +166,7 @@ def rotate(token: str) -> str:
     try:
         return _cipher().rotate(token.encode('ascii')).decode('ascii')
     except fernet.InvalidToken:
-        raise DecryptionError(
-            'Stored credentials cannot be decrypted with the configured '
-            '[crypto] keys.') from None
+        raise _undecryptable() from None
 
 
 # -- vimConnectionInfo --------------------------------------------------------

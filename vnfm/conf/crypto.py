@@ -14,9 +14,10 @@ opts = [
                      'encrypts, every key decrypts: to rotate, put a new key '
                      'first and drop an old one only once nothing encrypted '
                      'with it is left. Every vnfm-api and vnfm-conductor '
-                     'needs the same keys. When empty, a key is generated '
-                     'into $state_path/crypto.key (mode 0600) on first use, '
-                     'which only suits a single host.'),
+                     'needs the same keys: they refuse to start without '
+                     'them. Only vnfm-all (one process on one host) may '
+                     'leave this empty: a key is then generated into '
+                     '$state_path/crypto.key (mode 0600) on first use.'),
 ]
 
 

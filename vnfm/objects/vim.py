@@ -22,6 +22,9 @@ SOL_VIM_TYPES = {
     OPENSTACK: 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
 }
 ACTIVE = 'ACTIVE'
+# Tacker's v1 API (and its user guides) name vimTypes like its VIM registry
+# does; /vnflcm/v1 accepts these names and shows them back as given.
+V1_VIM_TYPES = SOL_VIM_TYPES
 # What Tacker shows in place of a secret.
 TACKER_MASK = '***'
 # auth_cred keys that are not secrets: shown as given.
@@ -38,6 +41,14 @@ def flag(value: Any) -> bool:
     """Whether a YAML/JSON flag is set (true or "true"/"True")."""
     return value is True or (isinstance(value, str)
                              and value.strip().lower() == 'true')
+
+
+def sol_vim_type(vim_type: Any) -> Any:
+    """The SOL003 vimType a Tacker v1 name stands for ('kubernetes' is
+    ETSINFV.KUBERNETES.V_1); any other value unchanged."""
+    if isinstance(vim_type, str):
+        return V1_VIM_TYPES.get(vim_type, vim_type)
+    return vim_type
 
 
 def credentials(row: dict) -> dict:
@@ -139,10 +150,11 @@ def find_default(project_id: str | None, vim_type: str | None = None
 
 
 def resolve_vim_connection_info(stored: Any) -> Any:
-    """A stored (sealed) vimConnectionInfo map with secrets in clear; each
-    entry that names a registered ``vimId`` but brings no ``accessInfo`` is
-    completed from that VIM (NotFound if it is not registered). For the
-    conductor and drivers only."""
+    """A stored (sealed) vimConnectionInfo map with secrets in clear and
+    SOL003 vimTypes (Tacker v1 names translated); each entry that names a
+    registered ``vimId`` but brings no ``accessInfo`` is completed from that
+    VIM (NotFound if it is not registered). For the conductor and drivers
+    only."""
     plain = crypto.unseal_vim_connection_info(stored)
     if not isinstance(plain, dict):
         return plain
@@ -154,5 +166,7 @@ def resolve_vim_connection_info(stored: Any) -> Any:
             registered = get_vim_connection_info(info['vimId'])
             info = {**registered, **{k: v for k, v in info.items()
                                      if v not in (None, {}, '')}}
+        if isinstance(info, dict) and 'vimType' in info:
+            info = dict(info, vimType=sol_vim_type(info['vimType']))
         out[key] = info
     return out

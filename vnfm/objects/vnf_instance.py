@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.common import crypto
+from vnfm.conf import CONF
+from vnfm.objects import infra
 from vnfm.objects import sol013
+from vnfm.objects import states
+from vnfm.objects import vim
 
 MASK = crypto.MASK
 # Keys whose values are secrets wherever they appear in request parameters.
@@ -31,9 +35,17 @@ _ATTRS = (
     ('metadata', 'metadata'),
     ('extensions', 'extensions'),
 )
-_NOT_INSTANTIATED_LINKS = ('instantiate',)
-_INSTANTIATED_LINKS = (('terminate', 'terminate'), ('scale', 'scale'),
-                       ('heal', 'heal'), ('changeExtConn', 'change_ext_conn'))
+_OP = states.LcmOperation
+# Task links (SOL003 5.5.2.2 _links): (name, path, the operation it starts).
+_NOT_INSTANTIATED_LINKS = (('instantiate', 'instantiate', _OP.INSTANTIATE),)
+_INSTANTIATED_LINKS = (
+    ('terminate', 'terminate', _OP.TERMINATE),
+    ('scale', 'scale', _OP.SCALE),
+    ('scaleToLevel', 'scale_to_level', _OP.SCALE_TO_LEVEL),
+    ('changeFlavour', 'change_flavour', _OP.CHANGE_FLAVOUR),
+    ('heal', 'heal', _OP.HEAL),
+    ('operate', 'operate', _OP.OPERATE),
+    ('changeExtConn', 'change_ext_conn', _OP.CHANGE_EXT_CONN))
 
 
 def instance_href(base_url: str, instance_id: str) -> str:
@@ -66,16 +78,40 @@ def mask_secrets(value: Any) -> Any:
     return value
 
 
+def enabled_infra() -> infra.Enabled:
+    """The capabilities of the ``[infra] enabled_infra_drivers``."""
+    return infra.enabled(tuple(CONF.infra.enabled_infra_drivers))
+
+
+def vim_types(vim_connection_info: Any) -> list[str]:
+    """The SOL003 vimTypes of a vimConnectionInfo map (or v1 list), Tacker
+    v1 names translated."""
+    entries = (vim_connection_info.values()
+               if isinstance(vim_connection_info, dict)
+               else vim_connection_info or [])
+    return sorted({vim.sol_vim_type(e['vimType']) for e in entries
+                   if isinstance(e, dict) and isinstance(e.get('vimType'),
+                                                         str)})
+
+
+def supported_operations(vim_connection_info: Any) -> frozenset[str]:
+    """The LcmOperations the enabled infra driver of a vimConnectionInfo
+    runs (of any enabled driver when it names no served vimType)."""
+    return enabled_infra().operations(vim_types(vim_connection_info))
+
+
 def links(row: dict, href: str) -> dict:
     """The ``_links`` of an instance row whose own URL is ``href``: self
-    and the tasks its instantiation state allows (v1 and v2 alike)."""
+    and the tasks its instantiation state allows and its infra driver
+    runs (v1 and v2 alike)."""
     out = {'self': {'href': href}}
-    if row.get('instantiation_state') == 'INSTANTIATED':
-        for name, path in _INSTANTIATED_LINKS:
+    tasks = (_INSTANTIATED_LINKS
+             if row.get('instantiation_state') == 'INSTANTIATED'
+             else _NOT_INSTANTIATED_LINKS)
+    supported = supported_operations(row.get('vim_connection_info'))
+    for name, path, operation in tasks:
+        if operation.value in supported:
             out[name] = {'href': f'{href}/{path}'}
-    else:
-        for name in _NOT_INSTANTIATED_LINKS:
-            out[name] = {'href': f'{href}/{name}'}
     return out
 
 

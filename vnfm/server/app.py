@@ -18,6 +18,7 @@ import webob
 from vnfm.common import context as vnfm_context
 from vnfm.common import exceptions
 from vnfm.conf import CONF
+from vnfm.objects import vnf_instance
 from vnfm.server import http
 from vnfm.server import policies
 from vnfm.server import request as api_request
@@ -53,6 +54,9 @@ class Application:
     def __init__(self, rpc: Any = None) -> None:
         self.rpc = rpc if rpc is not None else LazyConductorAPI()
         self.router = api_router.build()
+        # What the enabled infra drivers support decides what the API
+        # accepts: a driver that publishes nothing stops the start.
+        vnf_instance.enabled_infra()
 
     def __call__(self, environ: dict, start_response: Callable
                  ) -> Iterable[bytes]:

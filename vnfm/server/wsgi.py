@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 
 from oslo_log import log as logging
 
+from vnfm.common import crypto
 from vnfm.common import rpc
 from vnfm.conf import CONF
 from vnfm.server import app as api_app
@@ -27,11 +28,18 @@ def _config_files() -> list[str] | None:
 
 
 def init_application() -> Callable:
-    """Parse the configuration, set up logging, return the WSGI app."""
+    """Parse the configuration, set up logging, return the WSGI app;
+    KeysNotConfigured when ``[crypto] keys`` is not set."""
     logging.register_options(CONF)
     CONF([], project='vnfm', default_config_files=_config_files())
     logging.setup(CONF, 'vnfm')
     rpc.set_defaults(CONF)
+    try:
+        crypto.require_shared_keys('vnfm-api')
+    except crypto.KeysNotConfigured as e:
+        logging.getLogger(__name__).error('vnfm-api cannot start: %s',
+                                          e.detail)
+        raise
     return api_app.build_app()
 
 

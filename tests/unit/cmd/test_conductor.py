@@ -7,15 +7,20 @@ import sys
 import time
 
 import pytest
+from cryptography import fernet
 
 
-def conductor(tmp_path, extra: str = '') -> subprocess.Popen:
+KEY = fernet.Fernet.generate_key().decode()
+
+
+def conductor(tmp_path, extra: str = '',
+              crypto: str = f'[crypto]\nkeys = {KEY}\n') -> subprocess.Popen:
     conf = tmp_path / 'vnfm.conf'
     conf.write_text(
         f'[DEFAULT]\nstate_path = {tmp_path}\ntransport_url = fake://\n'
         f'host = test-conductor\n'
         f"[database]\nconnection = sqlite:///{tmp_path / 'db.sqlite'}\n"
-        + extra)
+        + crypto + extra)
     return subprocess.Popen(
         [sys.executable, '-m', 'vnfm.cmd.conductor', '--config-file',
          str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -28,6 +33,24 @@ def test_unknown_infra_driver_stops_start_up(tmp_path):
     assert proc.returncode == 1
     assert ("vnfm-conductor cannot start: No driver named 'nopo' in "
             'vnfm.infra_drivers; installed: ') in out
+
+
+def test_no_crypto_keys_stops_start_up(tmp_path):
+    proc = conductor(tmp_path, crypto='')
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert 'vnfm-conductor cannot start: vnfm-conductor needs [crypto] keys' \
+        in out
+    assert ('[crypto] keys must be the same on every vnfm-api and '
+            'vnfm-conductor') in out
+    assert not (tmp_path / 'crypto.key').exists()
+
+
+def test_malformed_crypto_key_stops_start_up(tmp_path):
+    proc = conductor(tmp_path, crypto='[crypto]\nkeys = not-a-key\n')
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert '[crypto] keys entry 0 is not a Fernet key' in out
 
 
 def test_sigterm_stops_gracefully(tmp_path):

@@ -69,7 +69,7 @@ def test_rotation_first_key_encrypts_every_key_decrypts():
     with pytest.raises(crypto.DecryptionError) as e:
         crypto.decrypt(old_token)
     assert e.value.status == 500
-    assert 'configured [crypto] keys' in e.value.detail
+    assert 'with its [crypto] keys' in e.value.detail
 
 
 def test_bad_configured_key_is_reported_without_echoing_it():
@@ -178,3 +178,45 @@ def test_mask_needs_no_key(state_path):
 def test_non_maps_pass_through(value):
     assert crypto.mask_vim_connection_info(value) == value
     assert crypto.seal_vim_connection_info(value) == value
+
+
+def test_a_token_of_another_host_names_the_shared_keys_setting():
+    """What a conductor whose key differs from the API's reports."""
+    _keys(fernet.Fernet.generate_key())
+    token = crypto.encrypt({'password': PASSWORD})
+    CONF.set_override('host', 'conductor-2')
+    try:
+        _keys(fernet.Fernet.generate_key())
+        with pytest.raises(crypto.DecryptionError) as e:
+            crypto.decrypt(token)
+    finally:
+        CONF.clear_override('host')
+    assert e.value.detail == (
+        'Stored credentials cannot be decrypted on host conductor-2 with its '
+        '[crypto] keys: they were encrypted with another key. [crypto] keys '
+        'must be the same on every vnfm-api and vnfm-conductor (keep an old '
+        'key listed after the new one until nothing encrypted with it is '
+        'left).')
+    assert PASSWORD not in str(e.value.to_problem())
+
+
+def test_a_host_local_key_is_named_as_such():
+    token = fernet.Fernet(fernet.Fernet.generate_key()).encrypt(b'{}')
+    with pytest.raises(crypto.DecryptionError) as e:
+        crypto.decrypt(token.decode())
+    assert ('with the key it generated for itself ([crypto] keys is not '
+            'set)') in e.value.detail
+
+
+def test_split_processes_require_shared_keys(state_path):
+    with pytest.raises(crypto.KeysNotConfigured) as e:
+        crypto.require_shared_keys('vnfm-api')
+    assert e.value.detail.startswith('vnfm-api needs [crypto] keys: ')
+    assert 'Fernet.generate_key()' in e.value.detail
+    assert not state_path.exists()  # no host-local key generated
+    CONF.set_override('keys', ['not-a-key'], group='crypto')
+    with pytest.raises(crypto.KeysNotConfigured) as e:
+        crypto.require_shared_keys('vnfm-api')
+    assert 'is not a Fernet key' in e.value.detail
+    _keys(fernet.Fernet.generate_key())
+    crypto.require_shared_keys('vnfm-api')

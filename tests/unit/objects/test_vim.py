@@ -133,6 +133,29 @@ def test_resolve_completes_entries_naming_a_registered_vim(database):
     assert plain['inline']['accessInfo'] == {'bearer_token': 'inline-token'}
 
 
+@pytest.mark.parametrize('given,sol', [
+    ('kubernetes', 'ETSINFV.KUBERNETES.V_1'),
+    ('openstack', 'ETSINFV.OPENSTACK_KEYSTONE.V_3'),
+    ('ETSINFV.KUBERNETES.V_1', 'ETSINFV.KUBERNETES.V_1'),
+    ('VNFM.NOOP.V_1', 'VNFM.NOOP.V_1'), (None, None), (7, 7)])
+def test_tacker_v1_vim_type_names(given, sol):
+    assert vim.sol_vim_type(given) == sol
+
+
+def test_resolve_gives_drivers_sol_vim_types(database):
+    """A Tacker v1 request names a registered VIM with vimType kubernetes;
+    drivers see ETSINFV.KUBERNETES.V_1."""
+    row = registry.vim_create({k: v for k, v in _k8s_row().items()
+                               if k not in ('id', 'created_at')})
+    plain = vim.resolve_vim_connection_info({
+        'reg': {'vimId': row['id'], 'vimType': 'kubernetes'},
+        'inline': {'vimType': 'kubernetes',
+                   'interfaceInfo': {'endpoint': 'https://k'}}})
+    assert plain['reg']['vimType'] == 'ETSINFV.KUBERNETES.V_1'
+    assert plain['reg']['accessInfo'] == {'bearer_token': TOKEN}
+    assert plain['inline']['vimType'] == 'ETSINFV.KUBERNETES.V_1'
+
+
 def test_resolve_of_unknown_vim_is_not_found(database):
     with pytest.raises(exceptions.NotFound):
         vim.resolve_vim_connection_info({'v': {'vimId': 'gone'}})

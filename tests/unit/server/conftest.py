@@ -6,6 +6,7 @@ callbackUri, runs the conductor's code in-process (real HTTP)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import zipfile
 from collections.abc import Iterator
@@ -23,6 +24,8 @@ from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.db import models
 from vnfm.db import session
+from vnfm.objects import infra
+from vnfm.objects import states
 from vnfm.server import app as api_app
 from vnfm.server import policies
 
@@ -111,9 +114,12 @@ def rpc() -> FakeRPC:
 def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     """A client of the API (noauth)."""
     CONF.set_override('auth_strategy', 'noauth', group='api')
+    CONF.set_override('enabled_infra_drivers', ['noop', 'kubernetes'],
+                      group='infra')
     policies.reset()
     yield Client(api_app.build_app(rpc=rpc))
     CONF.clear_override('auth_strategy', group='api')
+    CONF.clear_override('enabled_infra_drivers', group='infra')
     policies.reset()
 
 
@@ -188,3 +194,17 @@ def make_op(instance: dict, *, state: str = 'FAILED_TEMP',
 def json_of(resp: webob.Response) -> Any:
     """The decoded JSON body."""
     return orjson.loads(resp.body)
+
+
+@pytest.fixture
+def driver_supports(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """``declare(*operations)``: the noop driver publishes these operations
+    too, as a driver that learns them would."""
+    def declare(*operations: str) -> None:
+        monkeypatch.setattr(infra, 'NOOP', dataclasses.replace(
+            infra.NOOP, operations=infra.NOOP.operations | {
+                states.LcmOperation(op) for op in operations}))
+        infra.enabled.cache_clear()
+
+    yield declare
+    infra.enabled.cache_clear()

@@ -124,9 +124,6 @@ def test_instantiate_of_instantiated_is_409(client):
                    'gracefulTerminationTimeout': 10}, 'TERMINATE'),
     ('scale', {'type': 'SCALE_OUT', 'aspectId': 'worker'}, 'SCALE'),
     ('heal', {'vnfcInstanceId': ['c1'], 'cause': 'x'}, 'HEAL'),
-    ('change_ext_conn', {'extVirtualLinks': [
-        {'id': 'l', 'resourceId': 'r', 'extCps': [
-            {'cpdId': 'cp', 'cpConfig': {'c': {}}}]}]}, 'CHANGE_EXT_CONN'),
     ('change_vnfpkg', {'vnfdId': 'vnfd-1', 'additionalParams': {}},
      'CHANGE_VNFPKG'),
 ])
@@ -205,3 +202,69 @@ def test_modify_to_unknown_vnfd_is_422(client):
     resp = client.lcm('PATCH', f"/vnf_instances/{inst['id']}",
                       {'vnfdId': 'unknown'})
     assert resp.status_int == 422
+
+
+CHANGE_EXT_CONN = {'extVirtualLinks': [
+    {'id': 'l', 'resourceId': 'r', 'extCps': [
+        {'cpdId': 'cp', 'cpConfig': {'c': {}}}]}]}
+
+
+def test_unsupported_operation_is_neither_advertised_nor_accepted(
+        client, rpc):
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         vim_connection_info=VIM)
+    shown = json_of(client.lcm('GET', f"/vnf_instances/{inst['id']}"))
+    assert set(shown['_links']) == {'self', 'terminate', 'scale', 'heal'}
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/change_ext_conn",
+                      CHANGE_EXT_CONN)
+    assert resp.status_int == 409
+    assert resp.content_type == 'application/problem+json'
+    detail = json_of(resp)['detail']
+    assert detail.startswith(
+        f"CHANGE_EXT_CONN is not supported for VNF instance {inst['id']}: "
+        'no enabled infra driver runs it on vimType ETSINFV.KUBERNETES.V_1')
+    assert 'enabled_infra_drivers: noop, kubernetes' in detail
+    assert db.op_list() == [] and rpc.calls == []
+
+
+def test_an_operation_a_driver_declares_appears(client, rpc,
+                                                driver_supports):
+    driver_supports('CHANGE_EXT_CONN')
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         vim_connection_info={'v': {
+                             'vimType': 'VNFM.NOOP.V_1'}})
+    shown = json_of(client.lcm('GET', f"/vnf_instances/{inst['id']}"))
+    assert shown['_links']['changeExtConn'] == {
+        'href': f"http://localhost/vnflcm/v2/vnf_instances/{inst['id']}"
+                '/change_ext_conn'}
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/change_ext_conn",
+                      CHANGE_EXT_CONN)
+    assert resp.status_int == 202, resp.body
+    assert [op['operation'] for op in db.op_list()] == ['CHANGE_EXT_CONN']
+    # Only on the VIM of the driver that declares it.
+    other = make_instance(make_package('vnfd-2'), state='INSTANTIATED',
+                          vim_connection_info=VIM)
+    shown = json_of(client.lcm('GET', f"/vnf_instances/{other['id']}"))
+    assert 'changeExtConn' not in shown['_links']
+
+
+@pytest.mark.parametrize('path,body', [
+    ('/vnf_instances', {'vnfdId': 'vnfd-1'}),
+    ('/vnf_instances/{id}/instantiate', {'flavourId': 'simple'}),
+    ('/vnf_instances/{id}', {'vnfInstanceName': 'x'}),
+])
+@pytest.mark.parametrize('vim_type', ['ETSINFV.OPENSTACK_KEYSTONE.V_3',
+                                      'kubernetes'])
+def test_a_vim_type_no_driver_serves_is_422(client, rpc, path, body,
+                                            vim_type):
+    inst = make_instance(make_package())
+    body = dict(body, vimConnectionInfo={'v': {'vimType': vim_type}})
+    method = 'PATCH' if path.endswith('{id}') else 'POST'
+    resp = client.lcm(method, path.format(id=inst['id']), body)
+    assert resp.status_int == 422, resp.body
+    assert json_of(resp)['detail'] == (
+        f'vimConnectionInfo: vimType {vim_type} is not served by any enabled '
+        'infra driver (served: ETSINFV.KUBERNETES.V_1, VNFM.NOOP.V_1; '
+        '[infra] enabled_infra_drivers: noop, kubernetes).')
+    assert db.op_list() == [] and rpc.calls == []
+    assert len(db.instance_list()) == 1

@@ -130,7 +130,9 @@ def test_instantiate_stores_the_v2_form(client, rpc):
             {'cpdId': 'CP1', 'cpConfig': [{'linkPortId': 'p'}]}]}]},
      'CHANGE_EXT_CONN'),
 ])
-def test_tasks_on_an_instantiated_instance(client, task, body, operation):
+def test_tasks_on_an_instantiated_instance(client, driver_supports, task,
+                                           body, operation):
+    driver_supports('CHANGE_EXT_CONN')
     inst = make_instance(make_package(), state='INSTANTIATED')
     op_id = _op_id(v1(client, 'POST', f"/vnf_instances/{inst['id']}/{task}",
                       body))
@@ -282,3 +284,50 @@ def test_v1_policy_rules_are_tackers_names(client):
         overwrite=False, use_conf=False)
     assert v1(client, 'GET', '/vnf_instances').status_int == 403
     assert client.lcm('GET', '/vnf_instances').status_int == 200
+
+
+@pytest.mark.parametrize('vim_type', ['kubernetes', 'ETSINFV.KUBERNETES.V_1'])
+def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
+        client, rpc, vim_type):
+    """Tacker's v1 user guides give vimType ``kubernetes``."""
+    inst = make_instance(make_package())
+    vim = [{'id': 'k8s', 'vimId': 'vim-1', 'vimType': vim_type}]
+    op_id = _op_id(v1(client, 'POST',
+                      f"/vnf_instances/{inst['id']}/instantiate",
+                      {'flavourId': 'simple', 'vimConnectionInfo': vim}))
+    shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{op_id}'))
+    assert shown['operationParams']['vimConnectionInfo'] == vim
+    db.instance_update(inst['id'], {
+        'instantiation_state': 'INSTANTIATED', 'vim_connection_info':
+        db.op_get(op_id)['operation_params']['vimConnectionInfo']})
+    db.op_update(op_id, {'operation_state': 'COMPLETED',
+                         'active_instance_id': None})
+    shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
+    assert shown['vimConnectionInfo'] == vim
+    assert set(shown['_links']) == {'self', 'terminate', 'scale', 'heal'}
+
+
+def test_tacker_openstack_vim_type_without_its_driver_is_422(client, rpc):
+    inst = make_instance(make_package())
+    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/instantiate", {
+        'flavourId': 'simple',
+        'vimConnectionInfo': [{'id': 'os', 'vimType': 'openstack'}]})
+    assert resp.status_int == 422
+    assert resp.headers['Version'] == '1.3.0'
+    assert json_of(resp)['detail'] == (
+        'vimConnectionInfo: vimType openstack is not served by any enabled '
+        'infra driver (served: ETSINFV.KUBERNETES.V_1, VNFM.NOOP.V_1, '
+        'kubernetes; [infra] enabled_infra_drivers: noop, kubernetes).')
+    assert db.op_list() == [] and rpc.calls == []
+
+
+def test_change_ext_conn_no_driver_runs_is_409(client, rpc):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
+    assert 'changeExtConn' not in shown['_links']
+    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/change_ext_conn",
+              {'extVirtualLinks': [{'id': 'e', 'resourceId': 'n', 'extCps': [
+                  {'cpdId': 'CP1', 'cpConfig': [{'linkPortId': 'p'}]}]}]})
+    assert resp.status_int == 409
+    assert 'CHANGE_EXT_CONN is not supported' in json_of(resp)['detail']
+    assert db.op_list() == [] and rpc.calls == []

@@ -17,10 +17,11 @@ from __future__ import annotations
 import abc
 import dataclasses
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from vnfm.common import exceptions
 from vnfm.drivers.package_files import PackageFiles
+from vnfm.objects import infra
 
 
 @dataclasses.dataclass
@@ -105,8 +106,15 @@ class PartialFailure(exceptions.OperationFailed):
 class InfraDriver(abc.ABC):
     """Lifecycle of VNF resources on one kind of VIM."""
 
-    # vimType values (VimConnectionInfo.vimType) this driver serves.
-    vim_types: tuple[str, ...] = ()
+    # The vimTypes (VimConnectionInfo.vimType) this driver serves and the
+    # operations it runs: the declaration its entry-point name publishes in
+    # vnfm.infra_capabilities, which the API reads (checked at load).
+    capabilities: ClassVar[infra.Capabilities] = infra.Capabilities()
+
+    @property
+    def vim_types(self) -> tuple[str, ...]:
+        """The vimType values this driver serves."""
+        return self.capabilities.vim_types
 
     @abc.abstractmethod
     def instantiate(self, ctx: InfraContext) -> InfraResult:

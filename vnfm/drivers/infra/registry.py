@@ -8,12 +8,31 @@ from typing import Any
 from vnfm.common import exceptions
 from vnfm.drivers import loader
 from vnfm.drivers.infra.base import InfraDriver
+from vnfm.objects import infra
 
 NAMESPACE = 'vnfm.infra_drivers'
 
 
 class NoInfraDriver(exceptions.BadRequest):
     """No enabled infra driver serves the instance's vimConnectionInfo."""
+
+
+def _load(name: str) -> InfraDriver:
+    """Driver ``name``, whose class must declare what it publishes in
+    vnfm.infra_capabilities (what the API advertises and accepts)."""
+    driver = loader.load_driver(NAMESPACE, name, InfraDriver)
+    try:
+        published = infra.declared(name)
+    except infra.UnknownDriver as e:
+        raise loader.DriverLoadError(
+            f'{e} Publish its Capabilities there under the same name, so '
+            'the API knows what it serves.') from None
+    if published != driver.capabilities:
+        raise loader.DriverLoadError(
+            f'Infra driver {name!r} declares {driver.capabilities} but '
+            f'publishes {published} in {infra.NAMESPACE}; they must be '
+            'equal.')
+    return driver
 
 
 class InfraDrivers:
@@ -33,8 +52,7 @@ class InfraDrivers:
     @classmethod
     def load(cls, names: Iterable[str]) -> InfraDrivers:
         """Load the named drivers; DriverLoadError if one does not load."""
-        return cls({name: loader.load_driver(NAMESPACE, name, InfraDriver)
-                    for name in names})
+        return cls({name: _load(name) for name in names})
 
     def vim_types(self) -> list[str]:
         """Every vimType an enabled driver serves."""

@@ -14,6 +14,7 @@ from vnfm.objects import op_occ
 from vnfm.objects import states
 from vnfm.objects import vnf_instance
 from vnfm.server import http
+from vnfm.server.controllers import capabilities
 from vnfm.server.controllers import common
 from vnfm.server.request import ApiRequest
 
@@ -64,6 +65,7 @@ def new_instance(req: ApiRequest) -> dict:
     """Record the instance ``req.json`` (a v2 CreateVnfRequest) asks for;
     return its row."""
     body = req.json
+    capabilities.check_vim_types(body, req.lcm_api_version)
     pkg = enabled_package(body['vnfdId'])
     _mark_in_use(pkg)
     values = {
@@ -119,7 +121,10 @@ def delete(req: ApiRequest) -> webob.Response:
 def start_op(req: ApiRequest, row: dict, operation: states.LcmOperation,
              required_state: str | None = None) -> webob.Response:
     """Record a STARTING op occurrence (one unfinished op per instance,
-    enforced by the database), then ring the conductors; 202 + Location."""
+    enforced by the database), then ring the conductors; 202 + Location.
+    An operation or vimType no enabled infra driver supports is a 4xx."""
+    capabilities.check_vim_types(req.json or {}, req.lcm_api_version)
+    capabilities.require_operation(row, operation, req.json)
     op_id = db.new_id()
     values = {
         'id': op_id, 'vnf_instance_id': row['id'],

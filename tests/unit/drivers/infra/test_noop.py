@@ -10,6 +10,7 @@ from vnfm.drivers.infra import base
 from vnfm.drivers.infra.noop.driver import VIM_TYPE, NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers, NoInfraDriver
 from vnfm.drivers.package_files import PackageFiles
+from vnfm.objects import infra
 
 VNFD = {'flavours': {'simple': {
     'vdus': {'VDU1': {'initial_delta': 1}, 'VDU2': {'initial_delta': 2}},
@@ -91,3 +92,24 @@ def test_load_by_entry_point_and_clear_error_for_typos():
     assert e.value.detail.startswith(
         "No driver named 'nopo' in vnfm.infra_drivers; installed: ")
     assert 'noop' in e.value.detail
+
+
+def test_a_driver_must_publish_what_it_declares(monkeypatch):
+    monkeypatch.setattr(infra, 'NOOP', infra.Capabilities(('OTHER.V_1',)))
+    with pytest.raises(loader.DriverLoadError) as e:
+        InfraDrivers.load(['noop'])
+    assert "Infra driver 'noop' declares" in e.value.detail
+    assert 'they must be equal' in e.value.detail
+
+
+def test_a_driver_publishing_nothing_does_not_load(monkeypatch):
+    monkeypatch.setattr(infra, 'declared', _publishes_nothing)
+    with pytest.raises(loader.DriverLoadError) as e:
+        InfraDrivers.load(['noop'])
+    assert e.value.detail == (
+        "x Publish its Capabilities there under the same name, so the API "
+        'knows what it serves.')
+
+
+def _publishes_nothing(name):
+    raise infra.UnknownDriver('x')

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from vnfm.clients import kubernetes as k8s
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.kubernetes import change, heal, lifecycle, scale, sync
+from vnfm.objects import infra
 
 
 class KubernetesInfraDriver(base.InfraDriver):
     """Lifecycle of CNFs through the Kubernetes API."""
 
-    vim_types = (k8s.VIM_TYPE,)
+    capabilities = infra.KUBERNETES
 
     def instantiate(self, ctx: base.InfraContext) -> base.InfraResult:
         """Apply the manifests and wait until the VDU workloads are ready."""

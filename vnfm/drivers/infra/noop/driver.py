@@ -15,15 +15,16 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
+from vnfm.objects import infra
 
-VIM_TYPE = 'VNFM.NOOP.V_1'
+VIM_TYPE = infra.NOOP.vim_types[0]
 _NS = uuid.UUID('6f1d5b8e-7a0c-4b8e-9a53-1f0e1b2c3d4e')
 
 
 class NoopInfraDriver(base.InfraDriver):
     """Pretends to run VNFs; keeps the calls it got in ``calls``."""
 
-    vim_types = (VIM_TYPE,)
+    capabilities = infra.NOOP
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

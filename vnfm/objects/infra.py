@@ -1,0 +1,91 @@
+"""What each infra driver serves and supports, as data the API can read.
+
+The API may not import drivers (they pull in VIM client libraries), yet it
+must not advertise or accept an operation no enabled driver runs. So each
+infra driver's capabilities are declared here, as data, and published under
+the driver's name in the ``vnfm.infra_capabilities`` entry-point namespace
+(next to its ``vnfm.infra_drivers`` entry point). The driver class carries
+the same declaration and the conductor refuses to start when the two differ,
+so the API's view and the conductors' agree. When a driver learns an
+operation, adding it to its declaration makes the link and the endpoint
+appear.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable
+from importlib import metadata
+
+from vnfm.objects import states
+
+NAMESPACE = 'vnfm.infra_capabilities'
+_OP = states.LcmOperation
+
+# The operations of InfraDriver's abstract methods: every driver runs them.
+BASE_OPERATIONS = frozenset({_OP.INSTANTIATE, _OP.TERMINATE, _OP.SCALE,
+                             _OP.HEAL, _OP.CHANGE_VNFPKG})
+
+
+@dataclasses.dataclass(frozen=True)
+class Capabilities:
+    """The vimTypes (SOL names) a driver serves and the LCM operations it
+    runs on them."""
+
+    vim_types: tuple[str, ...] = ()
+    operations: frozenset[states.LcmOperation] = BASE_OPERATIONS
+
+
+NOOP = Capabilities(vim_types=('VNFM.NOOP.V_1',))
+KUBERNETES = Capabilities(vim_types=('ETSINFV.KUBERNETES.V_1',))
+
+
+class UnknownDriver(LookupError):
+    """An enabled infra driver publishes no capabilities."""
+
+
+def declared(name: str) -> Capabilities:
+    """The capabilities published for infra driver ``name``."""
+    found = metadata.entry_points(group=NAMESPACE, name=name)
+    for entry_point in found:
+        loaded = entry_point.load()
+        if isinstance(loaded, Capabilities):
+            return loaded
+    raise UnknownDriver(
+        f'Infra driver {name!r} publishes no capabilities in {NAMESPACE}.')
+
+
+@dataclasses.dataclass(frozen=True)
+class Enabled:
+    """The capabilities of the enabled infra drivers, by vimType."""
+
+    by_vim_type: dict[str, Capabilities]
+
+    def vim_types(self) -> list[str]:
+        """Every vimType an enabled driver serves (SOL names)."""
+        return sorted(self.by_vim_type)
+
+    def serves(self, vim_type: str | None) -> bool:
+        """Whether an enabled driver serves ``vim_type`` (a SOL name)."""
+        return vim_type in self.by_vim_type
+
+    def operations(self, vim_types: Iterable[str] = ()) -> frozenset[str]:
+        """The operations the drivers of ``vim_types`` run; those of every
+        enabled driver when none of ``vim_types`` is served."""
+        served = [self.by_vim_type[t] for t in vim_types
+                  if t in self.by_vim_type]
+        caps = served or list(self.by_vim_type.values())
+        return frozenset(op.value for c in caps for op in c.operations)
+
+
+@functools.lru_cache(maxsize=8)
+def enabled(names: tuple[str, ...]) -> Enabled:
+    """The capabilities of the infra drivers ``names`` (the ``[infra]
+    enabled_infra_drivers``); UnknownDriver if one publishes none."""
+    by_vim_type: dict[str, Capabilities] = {}
+    for name in names:
+        caps = declared(name)
+        for vim_type in caps.vim_types:
+            by_vim_type.setdefault(vim_type, caps)
+    return Enabled(by_vim_type)
