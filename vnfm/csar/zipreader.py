@@ -190,7 +190,8 @@ def _extract(zf: zipfile.ZipFile, files: list[zipfile.ZipInfo], size: int,
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError,
                 NotImplementedError, RuntimeError) as e:
             raise InvalidPackage(
-                f"{info.filename}: cannot be decompressed: {e}") from None
+                f"{info.filename}: cannot be decompressed ({e}); the package "
+                "is corrupt, build it again") from None
         if content is None:
             raise InvalidPackage(
                 f"{info.filename}: decompresses to more bytes than declared "
