@@ -76,7 +76,7 @@ class ScriptMgmtDriver(base.MgmtDriver):
         if rc != 0:
             raise exceptions.OperationFailed(
                 f'{where} exited with {rc}: {err.tail()}')
-        return base.HookResult(changes=_changes(where, out))
+        return base.HookResult(changes=_changes(where, out, secrets))
 
     def rollback_hook(self, ctx: base.HookContext) -> base.HookResult:
         """Scripts have no rollback entry point: nothing to run."""
@@ -128,7 +128,7 @@ def _text(data: bytes) -> str:
     return data.decode('utf-8', 'replace').strip()
 
 
-def _changes(where: str, out: bytes) -> dict[str, Any]:
+def _changes(where: str, out: bytes, secrets: set[str]) -> dict[str, Any]:
     if not out.strip():
         return {}
     try:
@@ -136,7 +136,7 @@ def _changes(where: str, out: bytes) -> dict[str, Any]:
     except ValueError as e:
         raise exceptions.OperationFailed(
             f'{where} wrote output that is not JSON ({e}): '
-            f'{_text(out[:200])}') from None
+            f'{scrub.scrub(_text(out), secrets)[:200]}') from None
     if not isinstance(doc, dict):
         raise exceptions.OperationFailed(
             f'{where} wrote JSON that is not an object.')

@@ -212,6 +212,18 @@ def test_invalid_json_output_fails(allowed):
     assert 'wrote output that is not JSON' in e.value.detail
 
 
+def test_invalid_json_output_is_scrubbed(allowed):
+    script = b'import json, sys\ndoc = json.load(sys.stdin)\n' \
+        b'print("oops", doc["vim_connection_info"])\n'
+    vim = {'v': {'accessInfo': {'password': VIM_PASSWORD}}}
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(script, vim_connection_info=vim))
+
+    assert "'password': '********'" in e.value.detail
+    assert VIM_PASSWORD not in e.value.detail
+
+
 def test_unknown_change_keys_fail(allowed):
     script = b'import json\nprint(json.dumps({"changes": {"oops": 1}}))\n'
     with pytest.raises(exceptions.OperationFailed) as e:
