@@ -9,6 +9,12 @@ may be imported by URL or by a path absent from the package; vnfm's own
 copies in ``vnfm/csar/sol001/`` are used then, and nothing is ever fetched
 from the network.
 
+What a package may be is bounded: every path follows
+``zipreader.PATH_RULE`` (plain relative paths of ordinary characters, none
+starting with ``-``), sizes and compression ratios follow ``CsarLimits``,
+and the definitions' YAML nodes, nesting, string and file sizes and import
+chains have fixed limits (``templates``); import cycles are refused.
+
 Hooks are the ``interfaces.Vnflcm.<op>_start|_end`` operations of the VNF
 node template (the flavour's template first, then the top-level one). Their
 ``implementation`` names an artifact of the VNF node whose ``file`` must be

@@ -8,6 +8,8 @@ from typing import Any
 from vnfm.csar.errors import InvalidPackage
 
 TOSCA_META = "TOSCA-Metadata/TOSCA.meta"
+# TOSCA.meta and manifests are a few lines per file of the package.
+MAX_TEXT_BYTES = 8 * 1024 * 1024
 _ALGORITHMS = {"SHA224": "sha224", "SHA256": "sha256", "SHA384": "sha384",
                "SHA512": "sha512"}
 
@@ -211,6 +213,9 @@ def merge_artifacts(*groups: list[Artifact]) -> list[Artifact]:
 
 def _text(path: str, data: bytes) -> str:
     """Decode a UTF-8 text file of the package."""
+    if len(data) > MAX_TEXT_BYTES:
+        raise InvalidPackage(f"{path}: {len(data)} bytes, larger than the "
+                             f"limit of {MAX_TEXT_BYTES} bytes")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -4,6 +4,7 @@ Imports are followed inside the package only.
 """
 
 import functools
+import hashlib
 import pathlib
 import posixpath
 from typing import Any
@@ -18,9 +19,18 @@ from vnfm.csar.errors import InvalidPackage
 ETSI_TYPE_FILES = ("etsi_nfv_sol001_common_types.yaml",
                    "etsi_nfv_sol001_vnfd_types.yaml")
 _SOL001_DIR = pathlib.Path(__file__).parent / "sol001"
+# Bounds on what the definitions may cost to read: nodes per document
+# (alias expansion included) and for the whole package, nesting, file and
+# string sizes, and the length of an import chain.
 _MAX_NODES = 200_000
+_MAX_PACKAGE_NODES = 1_000_000
 _MAX_DEPTH = 100
+MAX_YAML_BYTES = 8 * 1024 * 1024
+_MAX_STRING = 1024 * 1024
+_MAX_IMPORT_DEPTH = 32
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_ETSI_CACHE: dict[tuple[str, str], Any] = {}
+_ETSI_CACHE_SIZE = 16
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -33,8 +43,16 @@ _Loader.yaml_implicit_resolvers = {
     for k, v in _Base.yaml_implicit_resolvers.items()}
 
 
-def parse_yaml(path: str, data: bytes) -> Any:
-    """Parse one YAML document; syntax errors name file, line and column."""
+def parse_yaml(path: str, data: bytes,
+               budget: list[int] | None = None) -> Any:
+    """Parse one YAML document; syntax errors name file, line and column.
+
+    ``budget`` holds the nodes left for the package; it is spent.
+    """
+    if len(data) > MAX_YAML_BYTES:
+        raise InvalidPackage(
+            f"{path}: {len(data)} bytes, larger than the limit of "
+            f"{MAX_YAML_BYTES} bytes for a definitions file")
     try:
         doc = yaml.load(data, Loader=_Loader)  # nosec B506
     except yaml.MarkedYAMLError as e:
@@ -50,25 +68,60 @@ def parse_yaml(path: str, data: bytes) -> Any:
         raise InvalidPackage(f"{path}: YAML error: {e}") from None
     except RecursionError:
         raise InvalidPackage(f"{path}: YAML nested too deeply") from None
-    return _jsonable(path, doc, [0], 0)
+    except ValueError as e:
+        # Python's own limits, e.g. an integer of too many digits.
+        reason = str(e).split(";")[0]
+        raise InvalidPackage(
+            f"{path}: a YAML value cannot be read: {reason}") from None
+    left = _MAX_NODES if budget is None else min(_MAX_NODES, budget[0])
+    count = [0]
+    try:
+        out = _jsonable(path, doc, count, 0, left)
+    except _TooManyNodes:
+        why = (f"more than {_MAX_NODES} in one file" if left == _MAX_NODES
+               else "the package's definitions have more than "
+               f"{_MAX_PACKAGE_NODES} in all")
+        raise InvalidPackage(f"{path}: too many YAML nodes: {why} (alias "
+                             "expansion?)") from None
+    if budget is not None:
+        budget[0] -= count[0]
+    return out
 
 
-def _jsonable(path: str, node: Any, count: list[int], depth: int) -> Any:
+class _TooManyNodes(Exception):
+    """A document expands to more nodes than allowed."""
+
+
+def _jsonable(path: str, node: Any, count: list[int], depth: int,
+              limit: int) -> Any:
     """Copy a document with string keys and no bytes; refuse alias bombs."""
     count[0] += 1
-    if count[0] > _MAX_NODES:
-        raise InvalidPackage(f"{path}: too many YAML nodes (alias expansion?)")
+    if count[0] > limit:
+        raise _TooManyNodes()
     if depth > _MAX_DEPTH:
-        raise InvalidPackage(f"{path}: YAML nested too deeply")
+        raise InvalidPackage(f"{path}: YAML nested too deeply (over "
+                             f"{_MAX_DEPTH} levels)")
     if isinstance(node, dict):
-        return {str(k): _jsonable(path, v, count, depth + 1)
+        return {_string(path, str(k)): _jsonable(path, v, count, depth + 1,
+                                                 limit)
                 for k, v in node.items()}
     if isinstance(node, list):
-        return [_jsonable(path, v, count, depth + 1) for v in node]
+        return [_jsonable(path, v, count, depth + 1, limit) for v in node]
     if isinstance(node, (bytes, set)):
         raise InvalidPackage(
             f"{path}: binary or set values are not allowed in a VNFD")
+    if isinstance(node, str):
+        return _string(path, node)
     return node
+
+
+def _string(path: str, value: str) -> str:
+    """``value``, if it is not longer than a VNFD string may be."""
+    if len(value) > _MAX_STRING:
+        raise InvalidPackage(
+            f"{path}: a string of {len(value)} characters, longer than the "
+            f"limit of {_MAX_STRING} (starts {value[:40]!r})")
+    return value
 
 
 @functools.cache
@@ -77,10 +130,18 @@ def bundled_types(name: str) -> dict[str, Any]:
     return parse_yaml(name, (_SOL001_DIR / name).read_bytes())
 
 
-@functools.lru_cache(maxsize=16)
 def _parse_etsi(path: str, data: bytes) -> Any:
-    """Parse an ETSI type file in the package; packages repeat these bytes."""
-    return parse_yaml(path, data)
+    """Parse an ETSI type file in the package; packages repeat these bytes.
+
+    Kept by digest, so the cache does not hold on to the bytes.
+    """
+    key = (path, hashlib.sha256(data).hexdigest())
+    if key not in _ETSI_CACHE:
+        doc = parse_yaml(path, data)
+        if len(_ETSI_CACHE) >= _ETSI_CACHE_SIZE:
+            _ETSI_CACHE.pop(next(iter(_ETSI_CACHE)))
+        _ETSI_CACHE[key] = doc
+    return _ETSI_CACHE[key]
 
 
 class Definitions:
@@ -91,7 +152,8 @@ class Definitions:
         self.entry = entry
         self.docs: dict[str, dict[str, Any]] = {}
         self.bundled: dict[str, dict[str, Any]] = {}
-        self._load(entry, None)
+        self._budget = [_MAX_PACKAGE_NODES]
+        self._load(entry, ())
 
     def package_docs(self) -> dict[str, dict[str, Any]]:
         """The package's own definition files, without ETSI type files."""
@@ -101,15 +163,26 @@ class Definitions:
         """Every loaded document, package files first."""
         return [*self.docs.items(), *self.bundled.items()]
 
-    def _load(self, path: str, importer: str | None) -> None:
-        """Load one file and, depth first, its imports."""
+    def _load(self, path: str, chain: tuple[str, ...]) -> None:
+        """Load one file and, depth first, its imports.
+
+        ``chain``: the files whose imports led here, entry first.
+        """
+        if path in chain:
+            raise InvalidPackage(
+                "import cycle: " + " -> ".join((*chain[chain.index(path):],
+                                                 path)))
         if path in self.docs:
             return
+        if len(chain) >= _MAX_IMPORT_DEPTH:
+            raise InvalidPackage(
+                f"{chain[-1]}: imports nested more than {_MAX_IMPORT_DEPTH} "
+                f"deep (from {chain[0]} through {len(chain)} files)")
         data = self.files[path]
         if posixpath.basename(path) in ETSI_TYPE_FILES:
             doc = _parse_etsi(path, data)
         else:
-            doc = parse_yaml(path, data)
+            doc = parse_yaml(path, data, self._budget)
         if not isinstance(doc, dict) or "tosca_definitions_version" not in doc:
             raise InvalidPackage(f"{path}: not a TOSCA definitions file "
                                  "(tosca_definitions_version is missing)")
@@ -118,20 +191,21 @@ class Definitions:
         if not isinstance(imports, list):
             raise InvalidPackage(f"{path}: 'imports' must be a list")
         for item in imports:
-            self._import(path, item)
+            self._import((*chain, path), item)
 
-    def _import(self, importer: str, item: Any) -> None:
+    def _import(self, chain: tuple[str, ...], item: Any) -> None:
         """Resolve an import in the package, then in the bundled ETSI types."""
+        importer = chain[-1]
         ref = _import_ref(importer, item)
         base = posixpath.basename(ref)
         if "://" not in ref:
             target = posixpath.normpath(
                 posixpath.join(posixpath.dirname(importer), ref))
             if target in self.files:
-                self._load(target, importer)
+                self._load(target, chain)
                 return
             if ref in self.files:
-                self._load(ref, importer)
+                self._load(ref, chain)
                 return
         if base in ETSI_TYPE_FILES:
             self.bundled.setdefault(base, bundled_types(base))

@@ -1,4 +1,10 @@
-"""Safe CSAR zip reading: limits, zip-slip, symlinks, encryption, zip bombs."""
+"""Safe CSAR zip reading: limits, zip-slip, symlinks, encryption, zip bombs.
+
+Every name in the package must follow ``PATH_RULE``: hook scripts and other
+files are handed to programs by path, and a name such as ``-cimport os``
+would be read as an option, a control character or a non-ASCII look-alike
+would hide what a file is.
+"""
 
 import dataclasses
 import io
@@ -16,6 +22,14 @@ MiB = 1024 * 1024
 RATIO_FLOOR = 64 * 1024
 _CHUNK = 64 * 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
+MAX_PATH = 1024
+MAX_COMPONENT = 255
+# Anything but the characters PATH_RULE allows.
+_BAD_CHAR = re.compile(r"[^A-Za-z0-9._+@=,~-]")
+PATH_RULE = ("a package path is a relative path of '/'-separated names made "
+             "of ASCII letters, digits and . _ - + @ = , ~ (no spaces or "
+             "control characters), none of them starting with '-' or being "
+             "'.' or '..'")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +50,10 @@ def read_zip(data: bytes, limits: CsarLimits) -> dict[str, bytes]:
             f"{limits.max_size}")
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
+    except UnicodeDecodeError:
+        raise InvalidPackage(
+            "package has a file name marked as UTF-8 that is not valid "
+            f"UTF-8; {PATH_RULE}") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError,
             OSError) as e:
         raise InvalidPackage(f"package is not a valid zip file: {e}") from None
@@ -46,6 +64,7 @@ def read_zip(data: bytes, limits: CsarLimits) -> dict[str, bytes]:
                 f"package has {len(infos)} entries, more than the limit of "
                 f"{limits.max_files}")
         files = [i for i in infos if _check_entry(i)]
+        _check_tree(files, [i for i in infos if i.is_dir()])
         _check_declared_sizes(files, len(data), limits)
         return _extract(zf, files, len(data), limits)
 
@@ -70,15 +89,55 @@ def _check_entry(info: zipfile.ZipInfo) -> bool:
 
 
 def _check_name(name: str) -> None:
-    """Refuse names that could escape the extraction directory."""
-    if (not name or "\\" in name or "\x00" in name or name.startswith("/")
-            or _DRIVE.match(name)):
-        raise InvalidPackage(f"{name!r}: unsafe file name in package "
-                             "(absolute path, backslash or drive letter)")
-    parts = name.rstrip("/").split("/")
-    if any(p in ("", ".", "..") for p in parts):
-        raise InvalidPackage(f"{name!r}: unsafe file name in package ('.', "
-                             "'..' or empty path component)")
+    """Refuse a name that is not a plain relative path (``PATH_RULE``)."""
+    reason = _name_problem(name)
+    if reason:
+        raise InvalidPackage(f"{_shown(name)}: unsafe file name in package "
+                             f"({reason}); {PATH_RULE}")
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` breaks ``PATH_RULE``, or None."""
+    if not name:
+        return "empty name"
+    if len(name) > MAX_PATH:
+        return f"longer than {MAX_PATH} characters"
+    if name.startswith("/") or _DRIVE.match(name):
+        return "absolute path"
+    if "\\" in name:
+        return "backslash"
+    for part in name.removesuffix("/").split("/"):
+        if part in ("", ".", ".."):
+            return "'.', '..' or empty path component"
+        if part.startswith("-"):
+            return f"component {_shown(part)} starts with '-'"
+        if len(part) > MAX_COMPONENT:
+            return f"a component is longer than {MAX_COMPONENT} characters"
+        bad = _BAD_CHAR.search(part)
+        if bad:
+            return f"character {bad.group()!r} is not allowed"
+    return None
+
+
+def _shown(name: str) -> str:
+    """A name as it may appear in a detail: escaped and not too long."""
+    shown = repr(name)
+    return shown if len(shown) <= 120 else shown[:100] + "...'"
+
+
+def _check_tree(files: list[zipfile.ZipInfo],
+                dirs: list[zipfile.ZipInfo]) -> None:
+    """Refuse a path that is a file and also the directory of another."""
+    names = {i.filename for i in files}
+    parents = {i.filename.removesuffix("/") for i in dirs}
+    for name in names:
+        parts = name.split("/")
+        parents.update("/".join(parts[:n]) for n in range(1, len(parts)))
+    clash = sorted(names & parents)
+    if clash:
+        raise InvalidPackage(
+            f"{_shown(clash[0])}: the name is both a file and a directory "
+            "in the package")
 
 
 def _check_declared_sizes(files: list[zipfile.ZipInfo], size: int,
@@ -131,7 +190,8 @@ def _extract(zf: zipfile.ZipFile, files: list[zipfile.ZipInfo], size: int,
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError,
                 NotImplementedError, RuntimeError) as e:
             raise InvalidPackage(
-                f"{info.filename}: cannot be decompressed: {e}") from None
+                f"{info.filename}: cannot be decompressed ({e}); the package "
+                "is corrupt, build it again") from None
         if content is None:
             raise InvalidPackage(
                 f"{info.filename}: decompresses to more bytes than declared "

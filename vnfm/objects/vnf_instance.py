@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.common import crypto
+from vnfm.common import scrub
 from vnfm.conf import CONF
 from vnfm.objects import infra
 from vnfm.objects import sol013
@@ -13,10 +14,7 @@ from vnfm.objects import vim
 
 MASK = crypto.MASK
 # Keys whose values are secrets wherever they appear in request parameters.
-SECRET_KEYS = frozenset({
-    'password', 'bearer_token', 'bearerToken', 'client_secret',
-    'clientSecret', 'secret', 'token', 'private_key', 'privateKey',
-    'ssh_private_key', 'paramsOauth2ClientCredentials', 'paramsBasic'})
+SECRET_KEYS = scrub.SECRET_KEYS
 
 # Columns → SOL attribute names, in the order SOL lists them.
 _ATTRS = (

@@ -65,6 +65,41 @@ def test_zip_slip_names_are_refused(name):
         read_zip(_raw_zip(name, b"x"), LIMITS)
 
 
+@pytest.mark.parametrize(("name", "reason"), [
+    ("-cimport os;os.system(1)", "component '-cimport os;os.system(1)' "
+                                 "starts with '-'"),
+    ("Scripts/--help", "component '--help' starts with '-'"),
+    ("Scripts/a\nb.py", "character '\\n' is not allowed"),
+    ("Scripts/a\x1b[2Jb.py", "character '\\x1b' is not allowed"),
+    ("Scripts/hook .py", "character ' ' is not allowed"),
+    ("Scripts/h\u043eok.py", "character '\u043e' is not allowed"),
+    ("Scripts/$(id).py", "character '$' is not allowed"),
+    ("a" * 256, "a component is longer than 255 characters"),
+    ("a/" * 600 + "b", "longer than 1024 characters"),
+])
+def test_names_that_are_not_plain_paths_are_refused(name, reason):
+    with pytest.raises(InvalidPackage) as e:
+        read_zip(_raw_zip(name, b"x"), LIMITS)
+    assert e.value.detail.startswith(repr(name)[:100])
+    assert f"unsafe file name in package ({reason}); a package path is a " \
+        "relative path of '/'-separated names made of ASCII letters, " \
+        "digits and . _ - + @ = , ~" in e.value.detail
+
+
+def test_plain_names_are_accepted():
+    names = ["Files/kubernetes/.helmignore", "Scripts/a-b_c.1+2@x=y,z~.py",
+             "Definitions/v-1.yaml"]
+    data = make_zip(dict.fromkeys(names, "x"))
+    assert sorted(read_zip(data, LIMITS)) == sorted(names)
+
+
+def test_a_name_that_is_a_file_and_a_directory_is_refused():
+    with pytest.raises(InvalidPackage,
+                       match="'Scripts': the name is both a file and a "
+                             "directory"):
+        read_zip(make_zip({"Scripts": "x", "Scripts/hook.py": "y"}), LIMITS)
+
+
 def test_symlink_is_refused():
     with pytest.raises(InvalidPackage, match="symbolic links"):
         read_zip(_raw_zip("Scripts/link", b"/etc/passwd",

@@ -84,10 +84,15 @@ def recorded_hooks(path: str) -> list[str]:
 
 def onboarded_package(name: str = 'noop_vnf') -> dict:
     """An ONBOARDED package row of a sample package."""
+    return onboarded_csar(sample_csar(name))
+
+
+def onboarded_csar(data: bytes) -> dict:
+    """An ONBOARDED package row of the CSAR ``data``."""
     row = db.package_create({'onboarding_state': 'CREATED',
                              'operational_state': 'DISABLED',
                              'usage_state': 'NOT_IN_USE'})
-    db.package_content_put(row['id'], sample_csar(name))
+    db.package_content_put(row['id'], data)
     db.package_update(row['id'], {'onboarding_state': 'PROCESSING'})
     packages.onboard(row['id'])
     row = db.package_get(row['id'])

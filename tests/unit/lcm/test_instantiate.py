@@ -1,8 +1,15 @@
 """Instantiate: hooks, infra driver, one commit; failure, retry, rollback."""
 
+import json
+import os
+import shutil
+
 from vnfm.common import crypto
+from vnfm.csar.build import build_csar
 from vnfm.db import api as db
-from .fixtures import (NOOP_VIM, instantiate_params, make_flaky_lcm, make_lcm,
+from vnfm.objects import op_occ as op_view
+from .fixtures import (NOOP_VIM, SAMPLES, instantiate_params, make_flaky_lcm,
+                       make_lcm, onboarded_csar,
                        new_instance, new_op, onboarded_package,
                        recorded_hooks, user_retries, user_rolls_back)
 
@@ -211,3 +218,46 @@ def test_hooks_and_driver_get_secrets_in_clear_views_stay_masked(db_url):
     assert ctx.vim_connection_info == NOOP_VIM
     assert 'secret-pw' not in str(ctx.vnf_instance)
     assert 'secret-pw' not in str(ctx.vnf_lcm_op_occ)
+
+
+# The sample's hook, made to print the credentials it was given and ~1 MiB
+# of noise before it fails.
+_LEAK = (
+    '    print("vim:", doc["vim_connection_info"], "request:", request,\n'
+    '          file=sys.stderr)\n'
+    '    sys.stderr.write("noise " * 170000 + "\\n")\n'
+    '    print("giving up, password was",\n'
+    '          request["additionalParams"]["db"]["password"],\n'
+    '          file=sys.stderr)\n'
+    '    return 1\n')
+
+
+def _leaky_package(tmp_path) -> dict:
+    src = tmp_path / 'leaky'
+    shutil.copytree(os.path.join(SAMPLES, 'noop_vnf'), src)
+    script = src / 'Scripts' / 'record_hook.py'
+    text = script.read_text()
+    anchor = '    request = doc.get("request") or {}\n'
+    assert anchor in text, 'record_hook.py changed: update _leaky_package'
+    script.write_text(text.replace(anchor, anchor + _LEAK))
+    return onboarded_csar(build_csar(str(src)))
+
+
+def test_hook_stderr_in_the_op_error_is_bounded_and_has_no_secret(
+        db_url, hook_record, tmp_path):
+    pkg = _leaky_package(tmp_path)
+    inst = new_instance(pkg)
+    op = new_op(inst, 'INSTANTIATE', instantiate_params(
+        additionalParams={'db': {'password': 'db-pass-in-request'}}))
+    lcm, _ = make_lcm()
+
+    lcm.start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'FAILED_TEMP'
+    detail = op_view.to_sol(op)['error']['detail']
+    assert len(detail) < 5000
+    assert 'stderr cut' in detail
+    assert detail.endswith('giving up, password was ********')
+    assert 'secret-pw' not in json.dumps(op['error'])
+    assert 'db-pass-in-request' not in detail

@@ -5,7 +5,14 @@ vnf_instance, vnf_lcm_op_occ, request, package_dir, vim_connection_info),
 runs with the extracted package as its working directory in a private
 temporary directory, and writes a JSON object to stdout (``{"changes":
 {...}}``, optional). stderr is its log. A non-zero exit, a timeout or output
-that is not a JSON object fails the operation with the tail of stderr.
+that is not a JSON object fails the operation with the tail of stderr
+(at most DETAIL_STDERR characters), from which the values of the
+credentials the script was given (vimConnectionInfo, the request) are
+removed, as they are from the log.
+
+The script runs as ``python -I -- <absolute path>``: a file name is never
+read as an option and files of the package cannot shadow the modules an
+allowed script imports.
 
 Only scripts whose SHA-256 is in ``[mgmt_driver] allowed_script_sha256`` run
 (unless ``allow_any_script``). The environment holds PATH, HOME (the private
@@ -26,11 +33,15 @@ import threading
 from typing import IO, Any
 
 from vnfm.common import exceptions
+from vnfm.common import scrub
 from vnfm.conf import CONF
 from vnfm.drivers.mgmt import base
 
 LOG = logging.getLogger(__name__)
 PASSED_ENV = ('VNFM_HOOK_RECORD',)
+# Characters of a script's stderr kept in an error detail (the tail: the
+# last lines say why it failed); the log keeps up to max_output_bytes.
+DETAIL_STDERR = 4096
 
 
 class ScriptMgmtDriver(base.MgmtDriver):
@@ -47,23 +58,25 @@ class ScriptMgmtDriver(base.MgmtDriver):
                 f'{where}: the script is not in package '
                 f'{ctx.package.package_id}.')
         _check_allowed(where, ctx.package.read(path))
+        secrets = scrub.secret_values(ctx.vim_connection_info, ctx.request)
         with tempfile.TemporaryDirectory(prefix='vnfm-hook-') as tmp:
             package_dir = os.path.join(tmp, 'package')
             os.mkdir(package_dir)
             os.mkdir(os.path.join(tmp, 'home'))
             ctx.package.extract_to(package_dir)
             doc = _document(ctx, package_dir)
-            rc, out, err = _run(where, [_python(), '-E', '-s', path], doc,
+            rc, out, err = _run(where, _command(package_dir, path), doc,
                                 package_dir, _environment(tmp),
                                 min(ctx.remaining(),
-                                    CONF.mgmt_driver.script_timeout))
-        if err:
+                                    CONF.mgmt_driver.script_timeout),
+                                secrets)
+        if err.text:
             LOG.info('%s (vnf instance %s) stderr:\n%s', where,
-                     ctx.vnf_instance.get('id'), _text(err))
+                     ctx.vnf_instance.get('id'), err.text)
         if rc != 0:
             raise exceptions.OperationFailed(
-                f'{where} exited with {rc}: {_text(err)}')
-        return base.HookResult(changes=_changes(where, out))
+                f'{where} exited with {rc}: {err.tail()}')
+        return base.HookResult(changes=_changes(where, out, secrets))
 
     def rollback_hook(self, ctx: base.HookContext) -> base.HookResult:
         """Scripts have no rollback entry point: nothing to run."""
@@ -83,6 +96,14 @@ def _check_allowed(where: str, script: bytes) -> None:
 
 def _python() -> str:
     return CONF.mgmt_driver.python_executable or sys.executable
+
+
+def _command(package_dir: str, path: str) -> list[str]:
+    """The interpreter's argv: isolated mode (no environment, no user site,
+    not the script's directory on sys.path, so package files cannot shadow
+    what an allowed script imports) and the script by absolute path after
+    ``--``, so no file name is ever read as an option."""
+    return [_python(), '-I', '--', os.path.join(package_dir, path)]
 
 
 def _environment(tmp: str) -> dict[str, str]:
@@ -107,7 +128,7 @@ def _text(data: bytes) -> str:
     return data.decode('utf-8', 'replace').strip()
 
 
-def _changes(where: str, out: bytes) -> dict[str, Any]:
+def _changes(where: str, out: bytes, secrets: set[str]) -> dict[str, Any]:
     if not out.strip():
         return {}
     try:
@@ -115,7 +136,7 @@ def _changes(where: str, out: bytes) -> dict[str, Any]:
     except ValueError as e:
         raise exceptions.OperationFailed(
             f'{where} wrote output that is not JSON ({e}): '
-            f'{_text(out[:200])}') from None
+            f'{scrub.scrub(_text(out), secrets)[:200]}') from None
     if not isinstance(doc, dict):
         raise exceptions.OperationFailed(
             f'{where} wrote JSON that is not an object.')
@@ -151,8 +172,27 @@ def _feed(pipe: IO[bytes], data: bytes) -> None:
         pass  # the script exits without reading stdin: allowed
 
 
+class Stderr:
+    """A script's stderr as it may be logged and stored: scrubbed of the
+    secrets the script was given, and cut to its tail for error details."""
+
+    def __init__(self, data: bytes, cut: bool, secrets: set[str]) -> None:
+        text = _text(data)
+        self.text = (scrub.scrub_cut(text, secrets) if cut
+                     else scrub.scrub(text, secrets))
+        self.cut = cut
+
+    def tail(self) -> str:
+        """At most DETAIL_STDERR characters, saying so when cut."""
+        if not self.cut and len(self.text) <= DETAIL_STDERR:
+            return self.text
+        tail = self.text[-DETAIL_STDERR:]
+        return f'[stderr cut, its last {len(tail)} characters follow] {tail}'
+
+
 def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
-         env: dict[str, str], timeout: float) -> tuple[int, bytes, bytes]:
+         env: dict[str, str], timeout: float,
+         secrets: set[str]) -> tuple[int, bytes, Stderr]:
     """Run ``cmd`` in its own process group; kill the group on timeout."""
     limit = CONF.mgmt_driver.max_output_bytes
     proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
@@ -169,9 +209,10 @@ def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         err.join(5)
+        stderr = Stderr(bytes(err.data), err.overflow, secrets)
         raise exceptions.DeadlineExceeded(
             f'{where} did not finish within {timeout:.0f}s and was killed: '
-            f'{_text(bytes(err.data))}') from None
+            f'{stderr.tail()}') from None
     # Children the script left behind may hold the pipes open.
     out.join(5)
     err.join(5)
@@ -180,7 +221,7 @@ def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
     if out.overflow:
         raise exceptions.OperationFailed(
             f'{where} wrote more than {limit} bytes to stdout.')
-    return rc, bytes(out.data), bytes(err.data)
+    return rc, bytes(out.data), Stderr(bytes(err.data), err.overflow, secrets)
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import logging
 import time
 
 import pytest
@@ -110,14 +111,117 @@ def test_stderr_is_cut_to_max_output_bytes(allowed, conf):
     with pytest.raises(exceptions.OperationFailed) as e:
         ScriptMgmtDriver().run_hook(ctx(script))
 
-    tail = e.value.detail.split(': ', 1)[1]
-    assert len(tail) == 1024 and tail.endswith('END')
+    assert e.value.detail == (
+        'instantiate_end hook Scripts/hook.py exited with 1: [stderr cut, '
+        'its last 1024 characters follow] ' + 'a' * 1021 + 'END')
+
+
+# A hook that prints the credentials it was given, then ~1 MiB of noise,
+# then the credentials again.
+LEAKER = b'''
+import json, sys
+doc = json.load(sys.stdin)
+secrets = [doc["vim_connection_info"]["v"]["accessInfo"]["password"],
+           doc["request"]["additionalParams"]["db"]["password"]]
+print("start", *secrets, json.dumps(doc), file=sys.stderr)
+sys.stderr.write("x" * (1000 * 1024) + "\\n")
+print("failed with", *secrets, file=sys.stderr)
+print("LAST LINE", file=sys.stderr)
+sys.exit(2)
+'''
+VIM_PASSWORD = 'vim-pass-4242'
+DB_PASSWORD = 'db-pass-1717'
+
+
+def test_stderr_in_the_detail_is_a_scrubbed_bounded_tail(allowed, caplog):
+    caplog.set_level(logging.INFO)
+    vim = {'v': {'accessInfo': {'username': 'u', 'password': VIM_PASSWORD}}}
+    request = {'flavourId': 'simple',
+               'additionalParams': {'db': {'password': DB_PASSWORD}}}
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(LEAKER, vim_connection_info=vim,
+                                        request=request))
+
+    detail = e.value.detail
+    assert detail.startswith('instantiate_end hook Scripts/hook.py exited '
+                             'with 2: [stderr cut, its last 4096 characters '
+                             'follow] ')
+    assert len(detail) < 4096 + 200
+    assert detail.endswith('failed with ******** ********\nLAST LINE')
+    for secret in (VIM_PASSWORD, DB_PASSWORD):
+        assert secret not in detail
+        assert secret not in caplog.text
+    # The log keeps the whole captured stderr, scrubbed.
+    assert 'start ******** ********' in caplog.text
+
+
+def test_stderr_of_a_killed_script_is_scrubbed_and_bounded(allowed, conf):
+    conf('script_timeout', 1, 'mgmt_driver')
+    script = (b'import sys, time\n'
+              + f'print("{VIM_PASSWORD}", "y" * 100000, '.encode()
+              + b'file=sys.stderr, flush=True)\ntime.sleep(60)\n')
+    vim = {'v': {'accessInfo': {'password': VIM_PASSWORD}}}
+
+    with pytest.raises(exceptions.DeadlineExceeded) as e:
+        ScriptMgmtDriver().run_hook(ctx(script, vim_connection_info=vim))
+
+    assert VIM_PASSWORD not in e.value.detail
+    assert len(e.value.detail) < 4096 + 200
+
+
+def _package_ctx(files: dict[str, bytes], hook_file: str) -> base.HookContext:
+    return ctx(b'', package=PackageFiles('pkg1', files),
+               definition={'name': 'instantiate_end', 'file': hook_file,
+                           'builtin': None})
+
+
+def test_option_like_file_name_runs_the_file_not_its_name(conf, tmp_path):
+    # Defect: the relative path was given to Python as an argument, so a
+    # name starting with "-c" ran the code in the name, whatever the file.
+    marker = tmp_path / 'ran'
+    name = f'-cimport os;open({str(marker)!r},"w")'
+    script = b'print("{}")\n'
+    conf('allowed_script_sha256', [hashlib.sha256(script).hexdigest()],
+         'mgmt_driver')
+
+    result = ScriptMgmtDriver().run_hook(_package_ctx({name: script}, name))
+
+    assert result.changes == {}
+    assert not marker.exists()
+
+
+def test_package_modules_cannot_shadow_what_the_script_imports(conf,
+                                                               tmp_path):
+    marker = tmp_path / 'ran'
+    script = b'import json\nprint(json.dumps({}))\n'
+    evil = f'open({str(marker)!r}, "w")\n'.encode()
+    conf('allowed_script_sha256', [hashlib.sha256(script).hexdigest()],
+         'mgmt_driver')
+
+    ScriptMgmtDriver().run_hook(_package_ctx(
+        {'Scripts/hook.py': script, 'Scripts/json.py': evil,
+         'json.py': evil}, 'Scripts/hook.py'))
+
+    assert not marker.exists()
 
 
 def test_invalid_json_output_fails(allowed):
     with pytest.raises(exceptions.OperationFailed) as e:
         ScriptMgmtDriver().run_hook(ctx(b'print("hello")\n'))
     assert 'wrote output that is not JSON' in e.value.detail
+
+
+def test_invalid_json_output_is_scrubbed(allowed):
+    script = b'import json, sys\ndoc = json.load(sys.stdin)\n' \
+        b'print("oops", doc["vim_connection_info"])\n'
+    vim = {'v': {'accessInfo': {'password': VIM_PASSWORD}}}
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(script, vim_connection_info=vim))
+
+    assert "'password': '********'" in e.value.detail
+    assert VIM_PASSWORD not in e.value.detail
 
 
 def test_unknown_change_keys_fail(allowed):
