@@ -27,9 +27,21 @@ def conductor(tmp_path, extra: str = '',
         text=True, start_new_session=True)
 
 
+def finished(proc: subprocess.Popen, timeout: float = 60) -> str:
+    """The output of ``proc`` once it exits; killed (with its group) when
+    it is still running at the deadline, so a failing test leaks nothing."""
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        pytest.fail(f'still running after {timeout} s:\n{out}')
+    return out
+
+
 def test_unknown_infra_driver_stops_start_up(tmp_path):
     proc = conductor(tmp_path, '[infra]\nenabled_infra_drivers = nopo\n')
-    out, _ = proc.communicate(timeout=60)
+    out = finished(proc)
     assert proc.returncode == 1
     assert ("vnfm-conductor cannot start: No driver named 'nopo' in "
             'vnfm.infra_drivers; installed: ') in out
@@ -37,7 +49,7 @@ def test_unknown_infra_driver_stops_start_up(tmp_path):
 
 def test_no_crypto_keys_stops_start_up(tmp_path):
     proc = conductor(tmp_path, crypto='')
-    out, _ = proc.communicate(timeout=60)
+    out = finished(proc)
     assert proc.returncode == 1
     assert 'vnfm-conductor cannot start: vnfm-conductor needs [crypto] keys' \
         in out
@@ -48,7 +60,7 @@ def test_no_crypto_keys_stops_start_up(tmp_path):
 
 def test_malformed_crypto_key_stops_start_up(tmp_path):
     proc = conductor(tmp_path, crypto='[crypto]\nkeys = not-a-key\n')
-    out, _ = proc.communicate(timeout=60)
+    out = finished(proc)
     assert proc.returncode == 1
     assert '[crypto] keys entry 0 is not a Fernet key' in out
 
