@@ -141,6 +141,8 @@ POSTGRES_URL = os.environ.get(
     "VNFM_TEST_POSTGRESQL_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432"
 ).rstrip("/")
 CONDUCTOR_TOPIC = "vnfm-conductor"
+# [outbound] allowed_networks that opens loopback to the services.
+LOOPBACK = "127.0.0.0/8,::1/128"
 
 
 def _rabbitmqctl(*args: str) -> str:
@@ -303,6 +305,9 @@ class VnfmServices:
                           "graceful_shutdown_timeout": 3},
             "infra": {"enabled_infra_drivers": "noop"},
             "mgmt_driver": {"script_timeout": 60},
+            # The tests' notification receivers and download servers are on
+            # loopback, which the outbound policy denies by default.
+            "outbound": {"allowed_networks": LOOPBACK},
         }
         for section, opts in self.extra_conf.items():
             sections.setdefault(section, {}).update(opts)

@@ -15,6 +15,7 @@ import orjson
 import pytest
 import webob
 
+from tests.unit.clients.connects import connects  # noqa: F401
 from tests.unit.conductor.receiver import Receiver, receiver  # noqa: F401
 from tests.unit.lcm.fixtures import conf  # noqa: F401 (a fixture)
 from vnfm.common import timeutils
@@ -42,10 +43,8 @@ class FakeRPC:
     def onboard_package(self, ctx: Any, package_id: str) -> None:
         self.calls.append(('onboard_package', (package_id,)))
 
-    def fetch_package(self, ctx: Any, package_id: str, user_name: Any,
-                      password: Any) -> None:
-        self.calls.append(('fetch_package', (package_id, user_name,
-                                             password)))
+    def fetch_package(self, ctx: Any, package_id: str) -> None:
+        self.calls.append(('fetch_package', (package_id,)))
 
     def test_notification_endpoint(self, ctx: Any, callback_uri: str,
                                    authentication: str | None,
@@ -111,9 +110,12 @@ def rpc() -> FakeRPC:
 def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     """A client of the API (noauth)."""
     CONF.set_override('auth_strategy', 'noauth', group='api')
+    # The test receivers are on loopback, which [outbound] denies.
+    CONF.set_override('allowed_networks', ['127.0.0.0/8'], group='outbound')
     policies.reset()
     yield Client(api_app.build_app(rpc=rpc))
     CONF.clear_override('auth_strategy', group='api')
+    CONF.clear_override('allowed_networks', group='outbound')
     policies.reset()
 
 

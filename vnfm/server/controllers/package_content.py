@@ -11,6 +11,7 @@ import zipfile
 import webob
 
 from vnfm import csar
+from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
@@ -77,7 +78,8 @@ def _split_credentials(address: str) -> tuple[str, str | None, str | None]:
 
 def upload_from_uri(req: ApiRequest) -> webob.Response:
     """POST upload_from_uri: a conductor fetches the package and onboards
-    it; the password travels in the cast only, never in the database."""
+    it. The password is stored sealed (encrypted) with the package until
+    the download ends; the cast carries the package id only."""
     body = req.json
     try:
         address, uri_user, uri_password = _split_credentials(
@@ -96,8 +98,10 @@ def upload_from_uri(req: ApiRequest) -> webob.Response:
     source = {'addressInformation': address}
     if user:
         source['userName'] = user
+        if password:
+            source[crypto.SEALED] = crypto.encrypt({'password': password})
     row = _start_upload(req, {'upload_source': source})
-    common.cast(req, 'fetch_package', row['id'], user, password)
+    common.cast(req, 'fetch_package', row['id'])
     return http.empty_response(202)
 
 
