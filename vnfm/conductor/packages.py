@@ -3,7 +3,8 @@
 Both are idempotent: every change is a compare-and-set on the onboarding
 state, so a doorbell rung twice (or a sweep after a lost cast) is harmless.
 
-The credentials of an upload from URI wait sealed in the package's
+The credentials of an upload from URI (its password, and the URI itself
+when it has a query, which may hold a token) wait sealed in the package's
 ``upload_source`` (never in the cast) and are dropped once the download
 has ended, whichever way.
 """
@@ -117,22 +118,22 @@ def without_secrets(source: dict | None) -> dict | None:
     return {k: v for k, v in source.items() if k != crypto.SEALED}
 
 
-def _auth(source: dict, user_name: str | None,
-          password: str | None) -> tuple[str, str] | None:
-    """The download's credentials: those sealed in ``source``, else those
-    an older vnfm-api sent in the cast."""
+def _download(source: dict, user_name: str | None,
+              password: str | None) -> bytes:
+    """GET the package of ``source`` with its sealed URI (one with a
+    query) and password, or else with the credentials an older vnfm-api
+    sent in the cast."""
+    sealed = (crypto.decrypt(source[crypto.SEALED])
+              if crypto.SEALED in source else {})
     user_name = source.get('userName') or user_name
-    if crypto.SEALED in source:
-        password = crypto.decrypt(source[crypto.SEALED]).get('password')
-    return (user_name, password or '') if user_name else None
-
-
-def _download(uri: str, auth: tuple[str, str] | None) -> bytes:
+    password = sealed.get('password', password)
     opts = CONF.vnf_package
-    return http.download(uri, timeout=opts.upload_from_uri_timeout,
-                         max_size=opts.max_size,
-                         allowed_schemes=opts.allowed_uri_schemes,
-                         policy=outbound.configured(), auth=auth)
+    return http.download(
+        sealed.get('addressInformation') or source['addressInformation'],
+        timeout=opts.upload_from_uri_timeout, max_size=opts.max_size,
+        allowed_schemes=opts.allowed_uri_schemes,
+        policy=outbound.configured(),
+        auth=(user_name, password or '') if user_name else None)
 
 
 def fetch(package_id: str, user_name: str | None = None,
@@ -140,13 +141,12 @@ def fetch(package_id: str, user_name: str | None = None,
     """Download an UPLOADING package from its URI, store it, onboard it."""
     package = db.package_get(package_id)
     source = package.get('upload_source') or {}
-    uri = source.get('addressInformation')
     if package['onboarding_state'] != OnboardingState.UPLOADING.value or (
-            not uri):
+            not source.get('addressInformation')):
         return
     public = {'upload_source': without_secrets(source)}
     try:
-        data = _download(uri, _auth(source, user_name, password))
+        data = _download(source, user_name, password)
     except http.DownloadError as e:
         mark_error(package_id, OnboardingState.UPLOADING, 422, e.detail,
                    reason=e.reason, values=public)

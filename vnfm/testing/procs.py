@@ -203,6 +203,27 @@ def purge_queue(transport_url: str, queue: str) -> int:
             return -1
 
 
+def copy_queue(transport_url: str, queue: str, exchange: str,
+               routing_key: str = "#") -> None:
+    """Declare ``queue`` bound to ``exchange``: from now on it gets a copy
+    of every message published there under a matching routing key (what
+    travels on the bus, for tests that inspect it)."""
+    with _amqp_channel(transport_url) as channel:
+        channel.queue_declare(queue, durable=False, auto_delete=False)
+        channel.queue_bind(queue, exchange=exchange, routing_key=routing_key)
+
+
+def drain_queue(transport_url: str, queue: str) -> list[str]:
+    """Take every message waiting in ``queue``; their bodies, in order."""
+    bodies = []
+    with _amqp_channel(transport_url) as channel:
+        while (message := channel.basic_get(queue, no_ack=True)) is not None:
+            body = message.body
+            bodies.append(body.decode(errors="replace")
+                          if isinstance(body, bytes) else str(body))
+    return bodies
+
+
 def _pg_connect(dbname: str) -> Any:
     import psycopg2  # only the harness needs it
 

@@ -194,3 +194,17 @@ def test_a_failed_fetch_drops_the_credentials_too(db_url, package_server):
     pkg = db.package_get(pkg['id'])
     assert pkg['onboarding_state'] == 'ERROR'
     assert crypto.SEALED not in pkg['upload_source']
+
+
+def test_fetch_uses_the_sealed_uri_with_its_query(db_url, package_server):
+    base, _, routes, seen = package_server
+    routes['/pkg.zip?sig=t0ken'] = (200, {}, sample_csar())
+    pkg = from_uri(base + '/pkg.zip', **{crypto.SEALED: crypto.encrypt(
+        {'addressInformation': base + '/pkg.zip?sig=t0ken'})})
+
+    packages.fetch(pkg['id'])
+
+    assert [path for path, _ in seen] == ['/pkg.zip?sig=t0ken']
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ONBOARDED'
+    assert pkg['upload_source'] == {'addressInformation': base + '/pkg.zip'}

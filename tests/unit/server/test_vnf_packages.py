@@ -274,3 +274,14 @@ def test_artifact(client, monkeypatch):
         resp = client.pkg(
             'GET', f"/vnf_packages/{pkg['id']}/artifacts/{missing}")
         assert resp.status_int == 404
+
+
+def test_upload_from_uri_with_a_query_seals_the_uri(client, rpc):
+    pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
+    client.pkg(
+        'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
+        {'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'})
+    source = db.package_get(pkg['id'])['upload_source']
+    assert source['addressInformation'] == 'https://example.com/p.zip'
+    assert crypto.decrypt(source[crypto.SEALED]) == {
+        'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'}

@@ -76,6 +76,25 @@ def _split_credentials(address: str) -> tuple[str, str | None, str | None]:
             urllib.parse.unquote(parts.password or ''))
 
 
+def _upload_source(address: str, user: str | None,
+                   password: str | None) -> dict:
+    """The package's upload_source: the password, and the URI when its
+    query (or fragment) may hold a token, sealed; the rest readable."""
+    parts = urllib.parse.urlsplit(address)
+    source = {'addressInformation': urllib.parse.urlunsplit(
+        parts._replace(query='', fragment=''))}
+    sealed = {}
+    if parts.query or parts.fragment:
+        sealed['addressInformation'] = address
+    if user:
+        source['userName'] = user
+        if password:
+            sealed['password'] = password
+    if sealed:
+        source[crypto.SEALED] = crypto.encrypt(sealed)
+    return source
+
+
 def upload_from_uri(req: ApiRequest) -> webob.Response:
     """POST upload_from_uri: a conductor fetches the package and onboards
     it. The password is stored sealed (encrypted) with the package until
@@ -95,12 +114,8 @@ def upload_from_uri(req: ApiRequest) -> webob.Response:
             f'allowed; use {" or ".join(allowed)}.')
     user = body.get('userName', uri_user)
     password = body.get('password', uri_password)
-    source = {'addressInformation': address}
-    if user:
-        source['userName'] = user
-        if password:
-            source[crypto.SEALED] = crypto.encrypt({'password': password})
-    row = _start_upload(req, {'upload_source': source})
+    row = _start_upload(req, {'upload_source': _upload_source(
+        address, user, password)})
     common.cast(req, 'fetch_package', row['id'])
     return http.empty_response(202)
 
