@@ -166,3 +166,12 @@ def test_environment_proxies_are_not_used(web, monkeypatch, connects):
         assert http.get(f'http://direct.test:{web.port}/x',
                         timeout=5).content == b'ok'
     assert hosts(connects) == {'127.0.0.1'}
+
+
+def test_the_tests_cannot_connect_outside_loopback(connects):
+    """The guard the refusal tests rely on (198.18/15: the test range)."""
+    from .connects import OutsideLoopback
+
+    with socket.socket() as sock, pytest.raises(OutsideLoopback):
+        sock.connect(('198.18.0.1', 9))
+    assert connects == [('198.18.0.1', 9)]
