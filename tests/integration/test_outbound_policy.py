@@ -84,7 +84,7 @@ def test_token_endpoint_on_a_denied_address(api, receiver, denied_port):
                 'clientId': 'nfvo', 'clientPassword': 'pw',
                 'tokenEndpoint': token}}})
 
-    assert f'POST {token} refused by policy' in detail
+    assert f'POST {token} (token) refused by policy' in detail
     assert receiver.tests == []
 
 

@@ -139,12 +139,13 @@ def _safe(url: str) -> str:
 
 def _failed(method: str, url: str,
             error: requests.RequestException | outbound.Refused,
-            timeout: float | None = None) -> tuple[str, str]:
+            timeout: float | None = None,
+            purpose: str = '') -> tuple[str, str]:
     """(detail, reason) of a request that got no answer: refused by the
     policy, or unreachable for whatever cause (the cause only in
     ``reason``: telling refused, silent and TLS-speaking ports apart would
-    make vnfm a port scanner)."""
-    what = f'{method} {_safe(url)}'
+    make vnfm a port scanner). ``purpose`` names the request's role."""
+    what = f'{method} {_safe(url)}' + (f' ({purpose})' if purpose else '')
     if isinstance(error, outbound.Refused):
         return (f'{what} refused by policy: {error.host} resolves to an '
                 'address vnfm does not connect to.',
@@ -234,9 +235,8 @@ def _fetch_token(params: dict, timeout: Timeout, verify: bool | str,
                 headers={'Accept': 'application/json'}, timeout=timeout,
                 verify=verify, allow_redirects=False)
     except (requests.RequestException, outbound.Refused) as e:
-        detail, reason = _failed('POST', endpoint, e)
-        raise DeliveryError(detail + ' (token request)',
-                            reason=reason + ' (token request)') from None
+        detail, reason = _failed('POST', endpoint, e, purpose='token')
+        raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None
     if resp.status_code != 200:

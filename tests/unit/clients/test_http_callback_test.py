@@ -113,11 +113,11 @@ def test_the_deadline_includes_the_token_request(silent_port):
             'tokenEndpoint': f'http://127.0.0.1:{silent_port}/token'}})
 
     assert error.detail == (f'POST http://127.0.0.1:{silent_port}/token '
-                            'failed: unreachable (no connection, no answer, '
-                            'or no TLS session). (token request)')
+                            '(token) failed: unreachable (no connection, no '
+                            'answer, or no TLS session).')
     assert error.reason == (f'POST http://127.0.0.1:{silent_port}/token '
-                            'failed: no answer in time (ReadTimeout). '
-                            '(token request)')
+                            '(token) failed: no answer in time '
+                            '(ReadTimeout).')
     assert time.monotonic() - started < 5
 
 
@@ -228,8 +228,8 @@ def test_default_policy_refuses_a_loopback_token_endpoint(receiver,
             'tokenEndpoint': receiver.token_url}})
 
     assert error.detail == (
-        f'POST {receiver.token_url} refused by policy: 127.0.0.1 resolves '
-        'to an address vnfm does not connect to. (token request)')
+        f'POST {receiver.token_url} (token) refused by policy: 127.0.0.1 '
+        'resolves to an address vnfm does not connect to.')
     assert connects == [] and receiver.token_requests == 0
 
 

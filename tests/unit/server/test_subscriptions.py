@@ -321,6 +321,7 @@ def test_token_endpoint_inside_is_refused_by_default(client, conf, receiver,
                 'clientId': 'nfvo', 'clientPassword': PASSWORD,
                 'tokenEndpoint': 'http://metadata.test/token'}})))
 
-    assert 'POST http://metadata.test/token refused by policy' in detail
+    assert ('POST http://metadata.test/token (token) refused by policy'
+            in detail)
     assert '169.254' not in detail and PASSWORD not in detail
     assert connects == []
