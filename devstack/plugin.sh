@@ -27,6 +27,9 @@ function configure_vnfm {
     iniset $VNFM_CONF api public_endpoint ${VNFM_ENDPOINT%/}
     iniset $VNFM_CONF api auth_strategy keystone
     configure_keystone_authtoken_middleware $VNFM_CONF vnfm
+    if [[ -n "$VNFM_OUTBOUND_ALLOWED_NETWORKS" ]]; then
+        iniset $VNFM_CONF outbound allowed_networks $VNFM_OUTBOUND_ALLOWED_NETWORKS
+    fi
 }
 
 function create_vnfm_accounts {
