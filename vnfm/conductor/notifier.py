@@ -91,6 +91,7 @@ class Notifier:
                  tokens: http.TokenCache | None = None) -> None:
         self.host = host
         self.tokens = tokens or http.TOKENS
+        outbound.configured()  # a CIDR typo stops the conductor at start
         self._pool = futures.ThreadPoolExecutor(
             CONF.notifications.workers, thread_name_prefix='vnfm-notify')
         conf = CONF.notifications

@@ -13,6 +13,7 @@ import pytest
 
 from vnfm.clients import http
 from vnfm.common import crypto
+from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conductor import notifier as notifier_module
 from vnfm.conductor.notifier import Notifier, backoff
@@ -425,3 +426,12 @@ def test_unreadable_credentials_are_retried(notifier, receiver):
     assert _row()['last_error'].startswith('Stored credentials cannot be '
                                            'decrypted')
     assert receiver.received == []
+
+
+def test_a_bad_outbound_network_stops_the_notifier_at_start(db_url, conf):
+    conf('allowed_networks', ['10.0.0.0/33'], 'outbound')
+
+    with pytest.raises(exceptions.VnfmError) as e:
+        Notifier('c1')
+
+    assert "[outbound] allowed_networks: '10.0.0.0/33'" in e.value.detail
