@@ -32,6 +32,9 @@ function configure_vnfm {
     # without it): what one process encrypts, the others must decrypt.
     iniset $VNFM_CONF crypto keys "$(vnfm_crypto_key)"
     iniset $VNFM_CONF infra enabled_infra_drivers $VNFM_ENABLED_INFRA_DRIVERS
+    if [[ -n "$VNFM_OUTBOUND_ALLOWED_NETWORKS" ]]; then
+        iniset $VNFM_CONF outbound allowed_networks $VNFM_OUTBOUND_ALLOWED_NETWORKS
+    fi
 }
 
 # The shared Fernet key: VNFM_CRYPTO_KEY when set (give every node of a

@@ -1,12 +1,19 @@
-"""HTTP to systems outside vnfm: downloads (package upload from URI) and
-LCM notifications. Scheme checks, timeouts, TLS verified, no credentials in
-errors."""
+"""HTTP to addresses API users give: downloads (package upload from URI)
+and LCM notifications. Every connection obeys the outbound policy
+(``outbound.Policy``); scheme checks, timeouts, TLS verified.
+
+Errors carry two texts. ``detail`` goes to the API user: it says "refused
+by policy", "unreachable" or "did not answer as required", never what the
+peer answered nor how a connection failed, so that vnfm cannot be used to
+map the hosts and ports it reaches. ``reason`` goes to the operator's log
+with the HTTP status or the kind of failure. Neither holds credentials or
+a URL's query.
+"""
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import ipaddress
 import json
 import socket
 import ssl
@@ -18,77 +25,71 @@ from collections.abc import Callable, Iterable
 import requests
 from urllib3.util import Timeout as UrlTimeout
 
+from vnfm.clients import outbound
+
 _CHUNK = 64 * 1024
 
 
 class DownloadError(Exception):
-    """A download failed; ``detail`` says why in words a user can act on."""
+    """A download failed; ``detail`` says why in words a user can act on,
+    ``reason`` adds what the operator may need (status, kind of failure).
+    """
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str, reason: str | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.reason = reason or detail
 
 
 _MAX_REDIRECTS = 5
 
 
 def download(url: str, *, timeout: float, max_size: int,
-             allowed_schemes: Iterable[str],
-             auth: tuple[str, str] | None = None,
-             blocked_networks: Iterable[str] = ()) -> bytes:
+             allowed_schemes: Iterable[str], policy: outbound.Policy,
+             auth: tuple[str, str] | None = None) -> bytes:
     """The body of GET ``url``, within ``timeout`` seconds in total and at
     most ``max_size`` bytes.
 
     Neither ``url`` nor any redirect may use a scheme outside
-    ``allowed_schemes`` or lead to an address in ``blocked_networks``
-    (CIDRs), so a user cannot make vnfm fetch from its own loopback
-    services or a cloud's metadata address. The names are checked as they
-    resolve just before each request; a DNS server that answers
-    differently a moment later is not defended against.
+    ``allowed_schemes``; every connection obeys ``policy``, so a user cannot
+    make vnfm fetch from its own loopback services or a cloud's metadata
+    address.
     """
     allowed = {s.lower() for s in allowed_schemes}
-    blocked = _networks(blocked_networks)
     deadline = time.monotonic() + timeout
-    for _hop in range(_MAX_REDIRECTS + 1):
-        _check_target(url, allowed, blocked)
-        remaining = max(0.1, deadline - time.monotonic())
-        try:
-            with requests.get(url, stream=True, auth=auth,
-                              allow_redirects=False,
-                              timeout=(min(remaining, 10), remaining)) as resp:
-                if resp.is_redirect:
-                    target = urllib.parse.urljoin(
-                        url, resp.headers['Location'])
-                    if _host(target) != _host(url):
-                        auth = None  # credentials stay with their host
-                    url = target
-                    continue
-                if resp.status_code != 200:
-                    raise DownloadError(
-                        f'GET {_safe(url)} answered HTTP {resp.status_code}.')
-                declared = int(resp.headers.get('Content-Length') or 0)
-                if declared > max_size:
-                    raise DownloadError(_too_large(url, max_size))
-                return _read(resp, url, deadline, max_size, timeout)
-        except requests.RequestException as e:
-            raise DownloadError(
-                f'GET {_safe(url)} failed: {_failure(e, timeout)}.'
-            ) from None
+    with outbound.session(policy) as http:
+        for _hop in range(_MAX_REDIRECTS + 1):
+            _check_target(url, allowed)
+            target = _get(http, url, auth, deadline, max_size, timeout)
+            if isinstance(target, bytes):
+                return target
+            if _host(target) != _host(url):
+                auth = None  # credentials stay with their host
+            url = target
     raise DownloadError(
         f'GET {_safe(url)}: more than {_MAX_REDIRECTS} redirects.')
 
 
-def _networks(cidrs: Iterable[str]) -> list[ipaddress.IPv4Network
-                                            | ipaddress.IPv6Network]:
-    out = []
-    for cidr in cidrs:
-        try:
-            out.append(ipaddress.ip_network(cidr.strip(), strict=False))
-        except ValueError:
-            raise DownloadError(
-                f'The blocked network {cidr!r} in vnfm\'s configuration is '
-                'not a CIDR; the operator must correct it.') from None
-    return out
+def _get(http: requests.Session, url: str, auth: tuple[str, str] | None,
+         deadline: float, max_size: int, timeout: float) -> bytes | str:
+    """One GET: the body, or the URL a redirect leads to."""
+    remaining = max(0.1, deadline - time.monotonic())
+    try:
+        with http.get(url, stream=True, auth=auth, allow_redirects=False,
+                      timeout=(min(remaining, 10), remaining)) as resp:
+            if resp.is_redirect:
+                return urllib.parse.urljoin(url, resp.headers['Location'])
+            if resp.status_code != 200:
+                raise DownloadError(
+                    f'GET {_safe(url)} did not answer with the package '
+                    '(200 OK).',
+                    f'GET {_safe(url)} answered HTTP {resp.status_code}.')
+            declared = int(resp.headers.get('Content-Length') or 0)
+            if declared > max_size:
+                raise DownloadError(_too_large(url, max_size))
+            return _read(resp, url, deadline, max_size, timeout)
+    except (requests.RequestException, outbound.Refused) as e:
+        raise DownloadError(*_failed('GET', url, e, timeout)) from None
 
 
 def _host(url: str) -> tuple[str, int | None]:
@@ -96,9 +97,8 @@ def _host(url: str) -> tuple[str, int | None]:
     return (parts.hostname or '').lower(), parts.port
 
 
-def _check_target(url: str, allowed: set[str], blocked: list) -> None:
-    """Refuse ``url`` if its scheme is not allowed or its host resolves to
-    a blocked address."""
+def _check_target(url: str, allowed: set[str]) -> None:
+    """Refuse ``url`` if its scheme is not allowed or it names no host."""
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme not in allowed:
@@ -107,25 +107,6 @@ def _check_target(url: str, allowed: set[str], blocked: list) -> None:
             f"{', '.join(sorted(allowed))}.")
     if not parts.hostname:
         raise DownloadError(f'{_safe(url)} names no host.')
-    if not blocked:
-        return
-    try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 0,
-                                   type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
-        raise DownloadError(
-            f'GET {_safe(url)} failed: the host name {parts.hostname!r} '
-            'does not resolve.') from None
-    for info in infos:
-        addr = ipaddress.ip_address(str(info[4][0]).split('%')[0])
-        if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped:
-            addr = addr.ipv4_mapped
-        for net in blocked:
-            if addr.version == net.version and addr in net:
-                raise DownloadError(
-                    f'GET {_safe(url)} refused: {parts.hostname} is '
-                    f'{addr}, in {net}, a network vnfm does not fetch '
-                    'from. Publish the package at another address.')
 
 
 def _read(resp: requests.Response, url: str, deadline: float,
@@ -149,9 +130,30 @@ def _safe(url: str) -> str:
     """The URL without credentials or query (which may carry tokens)."""
     parts = urllib.parse.urlsplit(url)
     host = parts.hostname or ''
+    if ':' in host:
+        host = f'[{host}]'  # IPv6
     if parts.port:
         host = f'{host}:{parts.port}'
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, '', ''))
+
+
+def _failed(method: str, url: str,
+            error: requests.RequestException | outbound.Refused,
+            timeout: float | None = None,
+            purpose: str = '') -> tuple[str, str]:
+    """(detail, reason) of a request that got no answer: refused by the
+    policy, or unreachable for whatever cause (the cause only in
+    ``reason``: telling refused, silent and TLS-speaking ports apart would
+    make vnfm a port scanner). ``purpose`` names the request's role."""
+    what = f'{method} {_safe(url)}' + (f' ({purpose})' if purpose else '')
+    if isinstance(error, outbound.Refused):
+        return (f'{what} refused by policy: {error.host} resolves to an '
+                'address vnfm does not connect to.',
+                f'{what} refused by policy: {error}.')
+    within = '' if timeout is None else f' within {timeout:g} s'
+    return (f'{what} failed: unreachable (no connection, no answer'
+            f'{within}, or no TLS session).',
+            f'{what} failed: {_failure(error, timeout)}.')
 
 
 # -- LCM notifications (SOL013 clause 8.3.4) ---------------------------------
@@ -168,13 +170,16 @@ Timeout = float | UrlTimeout
 
 
 class DeliveryError(Exception):
-    """A notification was not delivered; ``detail`` says why (no secrets);
-    ``permanent``: retrying cannot help."""
+    """A notification was not delivered, or a callbackUri failed its test;
+    ``detail`` says why for the subscriber, ``reason`` for the operator's
+    log; ``permanent``: retrying cannot help."""
 
-    def __init__(self, detail: str, permanent: bool = False) -> None:
+    def __init__(self, detail: str, permanent: bool = False,
+                 reason: str | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
         self.permanent = permanent
+        self.reason = reason or detail
 
 
 class TokenCache:
@@ -195,15 +200,15 @@ class TokenCache:
             str(params.get('clientPassword')).encode()).hexdigest()
         return params.get('tokenEndpoint'), params.get('clientId'), secret
 
-    def get(self, params: dict, *, timeout: Timeout,
-            verify: bool | str) -> str:
+    def get(self, params: dict, *, timeout: Timeout, verify: bool | str,
+            policy: outbound.Policy) -> str:
         """A valid access token for paramsOauth2ClientCredentials."""
         key = self._key(params)
         with self._lock:
             token, expires = self._tokens.get(key, ('', 0.0))
         if token and self._clock() < expires:
             return token
-        token, lifetime = _fetch_token(params, timeout, verify)
+        token, lifetime = _fetch_token(params, timeout, verify, policy)
         # Renew a little early: the token must still be valid on arrival.
         margin = min(30.0, lifetime / 10)
         with self._lock:
@@ -216,33 +221,37 @@ class TokenCache:
             self._tokens.pop(self._key(params), None)
 
 
-def _fetch_token(params: dict, timeout: Timeout,
-                 verify: bool | str) -> tuple[str, float]:
+def _fetch_token(params: dict, timeout: Timeout, verify: bool | str,
+                 policy: outbound.Policy) -> tuple[str, float]:
     endpoint = str(params.get('tokenEndpoint') or '')
     _check_scheme(endpoint)
+    no_token = f'Token endpoint {_safe(endpoint)} gave no access token.'
     try:
-        resp = requests.post(
-            endpoint, data={'grant_type': 'client_credentials'},
-            auth=(str(params.get('clientId')),
-                  str(params.get('clientPassword'))),
-            headers={'Accept': 'application/json'}, timeout=timeout,
-            verify=verify, allow_redirects=False)
-    except requests.RequestException as e:
-        raise DeliveryError(f'POST {_safe(endpoint)} (token) failed: '
-                            f'{_failure(e)}.') from None
+        with outbound.session(policy) as http:
+            resp = http.post(
+                endpoint, data={'grant_type': 'client_credentials'},
+                auth=(str(params.get('clientId')),
+                      str(params.get('clientPassword'))),
+                headers={'Accept': 'application/json'}, timeout=timeout,
+                verify=verify, allow_redirects=False)
+    except (requests.RequestException, outbound.Refused) as e:
+        detail, reason = _failed('POST', endpoint, e, purpose='token')
+        raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None
     if resp.status_code != 200:
-        raise DeliveryError(f'Token endpoint {_safe(endpoint)} answered '
-                            f'HTTP {resp.status_code}.')
+        raise DeliveryError(no_token, reason=(
+            f'Token endpoint {_safe(endpoint)} answered HTTP '
+            f'{resp.status_code}.'))
     try:
         body = resp.json()
         token = body['access_token']
         lifetime = float(body.get('expires_in') or
                          TokenCache.DEFAULT_LIFETIME)
     except (ValueError, KeyError, TypeError):
-        raise DeliveryError(f'Token endpoint {_safe(endpoint)} answered '
-                            'without a usable access_token.') from None
+        raise DeliveryError(no_token, reason=(
+            f'Token endpoint {_safe(endpoint)} answered without a usable '
+            'access_token.')) from None
     return str(token), max(lifetime, 1.0)
 
 
@@ -256,15 +265,17 @@ def _check_scheme(url: str) -> None:
 
 def _tls_files_error(e: OSError) -> DeliveryError:
     """requests raises a bare OSError when a configured CA or client
-    certificate file cannot be read: that is for the operator to fix."""
-    return DeliveryError(
-        f'vnfm cannot use its TLS files ({e}); the operator must correct '
-        '[notifications] ca_file, client_cert_file or client_key_file.')
+    certificate file cannot be read: that is for the operator to fix (the
+    file's name and the error only in their log)."""
+    detail = ('vnfm cannot use its TLS files; the operator must correct '
+              '[notifications] ca_file, client_cert_file or '
+              'client_key_file.')
+    return DeliveryError(detail, reason=f'{detail} ({e})')
 
 
 def _credentials(authentication: dict | None, cert: ClientCert | None,
-                 tokens: TokenCache, timeout: Timeout,
-                 verify: bool | str) -> tuple[dict, ClientCert | None]:
+                 tokens: TokenCache, timeout: Timeout, verify: bool | str,
+                 policy: outbound.Policy) -> tuple[dict, ClientCert | None]:
     """The Authorization header and the client certificate that
     SubscriptionAuthentication asks for.
 
@@ -280,7 +291,8 @@ def _credentials(authentication: dict | None, cert: ClientCert | None,
     basic = authentication.get('paramsBasic')
     if OAUTH2 in types and oauth2:
         return {'Authorization': 'Bearer ' + tokens.get(
-            oauth2, timeout=timeout, verify=verify)}, client_cert
+            oauth2, timeout=timeout, verify=verify, policy=policy)
+        }, client_cert
     if BASIC in types and basic:
         user = f"{basic.get('userName', '')}:{basic.get('password', '')}"
         return {'Authorization': 'Basic ' + base64.b64encode(
@@ -309,7 +321,7 @@ def _forget_refused_token(status: int, authentication: dict | None,
 
 def post_notification(url: str, payload: dict, *, version: str,
                       authentication: dict | None, timeout: float,
-                      verify: bool | str = True,
+                      policy: outbound.Policy, verify: bool | str = True,
                       cert: ClientCert | None = None,
                       tokens: TokenCache | None = None) -> None:
     """POST one notification to a callbackUri; DeliveryError unless the
@@ -318,40 +330,44 @@ def post_notification(url: str, payload: dict, *, version: str,
     tokens = tokens or TOKENS
     _check_scheme(url)
     header, client_cert = _credentials(authentication, cert, tokens,
-                                       timeout, verify)
+                                       timeout, verify, policy)
     headers = {'Content-Type': 'application/json',
                'Accept': 'application/json', 'Version': version, **header}
     try:
-        resp = requests.post(url, data=json.dumps(payload), headers=headers,
+        with outbound.session(policy) as http:
+            resp = http.post(url, data=json.dumps(payload), headers=headers,
                              timeout=timeout, verify=verify,
                              cert=client_cert, allow_redirects=False)
-    except requests.RequestException as e:
-        raise DeliveryError(
-            f'POST {_safe(url)} failed: {_failure(e)}.') from None
+    except (requests.RequestException, outbound.Refused) as e:
+        detail, reason = _failed('POST', url, e)
+        raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None
     if 200 <= resp.status_code < 300:
         return
     _forget_refused_token(resp.status_code, authentication, tokens)
-    raise DeliveryError(f'POST {_safe(url)} answered HTTP '
-                        f'{resp.status_code}.')
+    raise DeliveryError(
+        f'POST {_safe(url)} was not accepted (no 2xx answer).',
+        reason=f'POST {_safe(url)} answered HTTP {resp.status_code}.')
 
 
 def test_notification_endpoint(url: str, *, version: str,
                                authentication: dict | None,
-                               timeout: float, verify: bool | str = True,
+                               timeout: float, policy: outbound.Policy,
+                               verify: bool | str = True,
                                cert: ClientCert | None = None,
                                tokens: TokenCache | None = None) -> None:
     """Test a callbackUri before its subscription is created (SOL003
     5.4.20.3.2): GET with the subscription's authentication must answer
     204 No Content within ``timeout`` seconds in all (a token request
-    included). DeliveryError otherwise, naming the URI and what answered.
+    included). DeliveryError otherwise, naming the URI.
     """
     tokens = tokens or TOKENS
     _check_scheme(url)
     deadline = time.monotonic() + timeout
     header, client_cert = _credentials(
-        authentication, cert, tokens, UrlTimeout(total=timeout), verify)
+        authentication, cert, tokens, UrlTimeout(total=timeout), verify,
+        policy)
     left = deadline - time.monotonic()
     if left <= 0:
         raise DeliveryError(f'GET {_safe(url)} not sent: the token request '
@@ -359,20 +375,22 @@ def test_notification_endpoint(url: str, *, version: str,
     headers = {'Accept': 'application/json', 'Version': version, **header}
     limit = UrlTimeout(total=left)
     try:
-        with requests.get(url, headers=headers, timeout=limit, verify=verify,
-                          cert=client_cert, allow_redirects=False,
-                          stream=True) as resp:
+        with outbound.session(policy) as http, http.get(
+                url, headers=headers, timeout=limit, verify=verify,
+                cert=client_cert, allow_redirects=False,
+                stream=True) as resp:
             status = resp.status_code
-    except requests.RequestException as e:
-        raise DeliveryError(
-            f'GET {_safe(url)} failed: {_failure(e, timeout)}.') from None
+    except (requests.RequestException, outbound.Refused) as e:
+        detail, reason = _failed('GET', url, e, timeout)
+        raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None
     _forget_refused_token(status, authentication, tokens)
     if status != 204:
-        raise DeliveryError(f'GET {_safe(url)} answered HTTP {status}; a '
-                            'notification endpoint must answer 204 No '
-                            'Content.')
+        raise DeliveryError(
+            f'GET {_safe(url)} did not answer 204 No Content, as a '
+            'notification endpoint must.',
+            reason=f'GET {_safe(url)} answered HTTP {status}.')
 
 
 def _failure(e: requests.RequestException,

@@ -19,10 +19,10 @@ from vnfm.lcm.driver import LcmDriver
 
 
 class ConductorManager:
-    """RPC endpoint of vnfm-conductor (API version 1.1)."""
+    """RPC endpoint of vnfm-conductor (API version 1.2)."""
 
     # Kept equal to ConductorAPI.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.1'
+    RPC_API_VERSION = '1.2'
     target = oslo_messaging.Target(version=RPC_API_VERSION)
 
     def __init__(self, lcm: LcmDriver, pool: WorkPool) -> None:
@@ -41,7 +41,8 @@ class ConductorManager:
     def fetch_package(self, ctx: Any, package_id: str,
                       user_name: str | None = None,
                       password: str | None = None) -> None:
-        """Download a package from its URI, then onboard it."""
+        """Download a package from its URI, then onboard it. (A vnfm-api
+        older than RPC API 1.2 sends the credentials in the cast.)"""
         self._pool.submit(('package', package_id), packages.fetch,
                           package_id, user_name, password)
 

@@ -11,6 +11,11 @@ later: delivery is at least once, and copies keep the same ``id``.
 Before vnfm-api creates a subscription, a conductor tests its callbackUri
 (``test_notification_endpoint``, an RPC call): the test leaves from where
 deliveries will leave, with the same CA file and client certificate.
+
+Both obey the ``[outbound]`` policy. The subscriber learns only that an
+endpoint was refused by it, unreachable or answered wrongly; what exactly
+happened (status, kind of failure, address) goes to the conductor's log and
+the outbox row's ``last_error``, which only operators see.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import threading
 from concurrent import futures
 
 from vnfm.clients import http
+from vnfm.clients import outbound
 from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.common import timeutils
@@ -67,9 +73,10 @@ def test_notification_endpoint(callback_uri: str,
             authentication=(crypto.decrypt(authentication)
                             if authentication else None),
             timeout=CONF.notifications.callback_test_timeout,
-            verify=_verify(), cert=_client_cert())
+            policy=outbound.configured(), verify=_verify(),
+            cert=_client_cert())
     except http.DeliveryError as e:
-        LOG.info('Notification endpoint test failed: %s', e.detail)
+        LOG.info('Notification endpoint test failed: %s', e.reason)
         return e.detail
     except exceptions.VnfmError as e:  # e.g. undecryptable credentials
         return e.detail
@@ -84,6 +91,7 @@ class Notifier:
                  tokens: http.TokenCache | None = None) -> None:
         self.host = host
         self.tokens = tokens or http.TOKENS
+        outbound.configured()  # a CIDR typo stops the conductor at start
         self._pool = futures.ThreadPoolExecutor(
             CONF.notifications.workers, thread_name_prefix='vnfm-notify')
         conf = CONF.notifications
@@ -137,7 +145,7 @@ class Notifier:
         try:
             self._post(row)
         except http.DeliveryError as e:
-            return e.detail, e.permanent
+            return e.reason, e.permanent
         except exceptions.VnfmError as e:  # e.g. undecryptable credentials
             return e.detail, False
         except Exception as e:  # thread boundary: log, record, retry later
@@ -152,7 +160,8 @@ class Notifier:
             row['callback_uri'], row['payload'],
             version=_version(row['api_version']),
             authentication=auth, timeout=CONF.notifications.timeout,
-            verify=_verify(), cert=_client_cert(), tokens=self.tokens)
+            policy=outbound.configured(), verify=_verify(),
+            cert=_client_cert(), tokens=self.tokens)
 
     def _failed(self, row: dict, detail: str, permanent: bool) -> str:
         attempts = row['attempts'] + 1

@@ -2,6 +2,11 @@
 
 Both are idempotent: every change is a compare-and-set on the onboarding
 state, so a doorbell rung twice (or a sweep after a lost cast) is harmless.
+
+The credentials of an upload from URI (its password, and the URI itself
+when it has a query, which may hold a token) wait sealed in the package's
+``upload_source`` (never in the cast) and are dropped once the download
+has ended, whichever way.
 """
 
 from __future__ import annotations
@@ -9,6 +14,8 @@ from __future__ import annotations
 import logging
 
 from vnfm.clients import http
+from vnfm.clients import outbound
+from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.csar import InvalidPackage, read_csar
@@ -28,15 +35,19 @@ def _problem(status: int, detail: str) -> dict:
 
 
 def mark_error(package_id: str, from_state: OnboardingState, status: int,
-               detail: str) -> None:
+               detail: str, *, reason: str | None = None,
+               values: dict | None = None) -> None:
     """Move a package to ERROR with a ProblemDetails, if still in
-    ``from_state``."""
+    ``from_state``; ``reason`` (for the log) defaults to ``detail``,
+    ``values`` are further columns to set."""
     try:
         db.package_update(package_id, {
+            **(values or {}),
             'onboarding_state': OnboardingState.ERROR.value,
             'onboarding_failure_details': _problem(status, detail)},
             expected={'onboarding_state': from_state.value})
-        LOG.warning('Package %s: onboarding failed: %s', package_id, detail)
+        LOG.warning('Package %s: onboarding failed: %s', package_id,
+                    reason or detail)
     except exceptions.Conflict:
         LOG.info('Package %s left %s meanwhile', package_id, from_state)
 
@@ -100,31 +111,54 @@ def onboard(package_id: str) -> None:
              csar.vnfd.vnfd_id)
 
 
+def without_secrets(source: dict | None) -> dict | None:
+    """An ``upload_source`` without its sealed credentials."""
+    if source is None:
+        return None
+    return {k: v for k, v in source.items() if k != crypto.SEALED}
+
+
+def _download(source: dict, user_name: str | None,
+              password: str | None) -> bytes:
+    """GET the package of ``source`` with its sealed URI (one with a
+    query) and password, or else with the credentials an older vnfm-api
+    sent in the cast."""
+    sealed = (crypto.decrypt(source[crypto.SEALED])
+              if crypto.SEALED in source else {})
+    user_name = source.get('userName') or user_name
+    password = sealed.get('password', password)
+    opts = CONF.vnf_package
+    return http.download(
+        sealed.get('addressInformation') or source['addressInformation'],
+        timeout=opts.upload_from_uri_timeout, max_size=opts.max_size,
+        allowed_schemes=opts.allowed_uri_schemes,
+        policy=outbound.configured(),
+        auth=(user_name, password or '') if user_name else None)
+
+
 def fetch(package_id: str, user_name: str | None = None,
           password: str | None = None) -> None:
     """Download an UPLOADING package from its URI, store it, onboard it."""
     package = db.package_get(package_id)
     source = package.get('upload_source') or {}
-    uri = source.get('addressInformation')
     if package['onboarding_state'] != OnboardingState.UPLOADING.value or (
-            not uri):
+            not source.get('addressInformation')):
         return
-    opts = CONF.vnf_package
-    auth = (user_name, password or '') if user_name else None
+    public = {'upload_source': without_secrets(source)}
     try:
-        data = http.download(uri, timeout=opts.upload_from_uri_timeout,
-                             max_size=opts.max_size,
-                             allowed_schemes=opts.allowed_uri_schemes,
-                             auth=auth,
-                             blocked_networks=(
-                                 opts.upload_from_uri_blocked_networks))
+        data = _download(source, user_name, password)
     except http.DownloadError as e:
-        mark_error(package_id, OnboardingState.UPLOADING, 422, e.detail)
+        mark_error(package_id, OnboardingState.UPLOADING, 422, e.detail,
+                   reason=e.reason, values=public)
+        return
+    except exceptions.VnfmError as e:  # unreadable credentials or policy
+        mark_error(package_id, OnboardingState.UPLOADING, 500, e.detail,
+                   values=public)
         return
     db.package_content_put(package_id, data)
     try:
         db.package_update(package_id, {
-            'onboarding_state': OnboardingState.PROCESSING.value,
+            **public, 'onboarding_state': OnboardingState.PROCESSING.value,
             'package_size': len(data)},
             expected={'onboarding_state': OnboardingState.UPLOADING.value})
     except exceptions.Conflict:

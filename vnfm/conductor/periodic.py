@@ -106,6 +106,9 @@ def sweep_packages(now: datetime.datetime,
             {'onboarding_state': OnboardingState.UPLOADING.value}):
         if pkg.get('upload_source') and (
                 pkg['updated_at'] or pkg['created_at']) < stale:
-            packages.mark_error(pkg['id'], OnboardingState.UPLOADING, 500,
-                                packages.UPLOAD_INTERRUPTED)
+            packages.mark_error(
+                pkg['id'], OnboardingState.UPLOADING, 500,
+                packages.UPLOAD_INTERRUPTED, values={
+                    'upload_source': packages.without_secrets(
+                        pkg['upload_source'])})
     return queued

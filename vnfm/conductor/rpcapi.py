@@ -7,6 +7,8 @@ waits for its answer before it creates anything.
 
 Versions: 1.0 - start_lcm_op, onboard_package, fetch_package.
           1.1 - test_notification_endpoint.
+          1.2 - fetch_package without credentials: the conductor reads them
+                sealed from the database (a cast waits on a durable queue).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ class ConductorAPI:
     """Casts and calls to the conductors' topic (competing consumers)."""
 
     # Kept equal to ConductorManager.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.1'
+    RPC_API_VERSION = '1.2'
 
     # Seconds the API waits for a conductor beyond the test's own deadline.
     CALL_MARGIN = 10.0
@@ -36,12 +38,13 @@ class ConductorAPI:
         self._client = rpc.get_client(target, transport=transport,
                                       version_cap=self.RPC_API_VERSION)
 
-    def _cast(self, ctx: Any, method: str, **kwargs: Any) -> None:
+    def _cast(self, ctx: Any, method: str, version: str = '1.0',
+              **kwargs: Any) -> None:
         # A bounded number of reconnection attempts: with the broker down
         # the API answers (the op is committed; the sweep finds it) instead
         # of blocking the request for ever.
         self._client.prepare(
-            version='1.0', retry=CONF.conductor.cast_retries).cast(
+            version=version, retry=CONF.conductor.cast_retries).cast(
             ctx, method, **kwargs)
 
     def start_lcm_op(self, ctx: Any, op_id: str) -> None:
@@ -52,13 +55,11 @@ class ConductorAPI:
         """Ask a conductor to onboard the uploaded package ``package_id``."""
         self._cast(ctx, 'onboard_package', package_id=package_id)
 
-    def fetch_package(self, ctx: Any, package_id: str,
-                      user_name: str | None = None,
-                      password: str | None = None) -> None:
-        """Ask a conductor to download the package from its URI, then
-        onboard it. The credentials travel in the cast only, never the DB."""
-        self._cast(ctx, 'fetch_package', package_id=package_id,
-                   user_name=user_name, password=password)
+    def fetch_package(self, ctx: Any, package_id: str) -> None:
+        """Ask a conductor to download the package from its URI (with the
+        credentials stored sealed with it), then onboard it."""
+        self._cast(ctx, 'fetch_package', version='1.2',
+                   package_id=package_id)
 
     def test_notification_endpoint(self, ctx: Any, callback_uri: str,
                                    authentication: str | None,

@@ -11,10 +11,11 @@ from vnfm.conf import infra
 from vnfm.conf import kubernetes
 from vnfm.conf import mgmt_driver
 from vnfm.conf import notifications
+from vnfm.conf import outbound
 from vnfm.conf import vnf_package
 
 _MODULES = (default, api, conductor, crypto, database, infra, kubernetes,
-            mgmt_driver, notifications, vnf_package)
+            mgmt_driver, notifications, outbound, vnf_package)
 
 
 def list_opts() -> list:

@@ -18,16 +18,6 @@ opts = [
                help='Seconds allowed for fetching a package from a URI.'),
     cfg.ListOpt('allowed_uri_schemes', default=['http', 'https'],
                 help='URI schemes accepted by upload_from_uri.'),
-    cfg.ListOpt('upload_from_uri_blocked_networks',
-                default=['127.0.0.0/8', '::1/128', '0.0.0.0/8', '::/128',
-                         '169.254.0.0/16', 'fe80::/10'],
-                help='Networks (CIDR) upload_from_uri never fetches from, '
-                     'also when a redirect leads there: by default '
-                     'loopback (vnfm\'s own services, the database), '
-                     'the unspecified addresses and link-local (cloud '
-                     'metadata services). Add private ranges that users '
-                     'must not reach through vnfm; set it empty to fetch '
-                     'from anywhere.'),
 ]
 
 

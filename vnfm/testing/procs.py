@@ -141,6 +141,8 @@ POSTGRES_URL = os.environ.get(
     "VNFM_TEST_POSTGRESQL_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432"
 ).rstrip("/")
 CONDUCTOR_TOPIC = "vnfm-conductor"
+# [outbound] allowed_networks that opens loopback to the services.
+LOOPBACK = "127.0.0.0/8,::1/128"
 
 
 def _rabbitmqctl(*args: str) -> str:
@@ -199,6 +201,27 @@ def purge_queue(transport_url: str, queue: str) -> int:
             return int(channel.queue_purge(queue) or 0)
         except NotFound:
             return -1
+
+
+def copy_queue(transport_url: str, queue: str, exchange: str,
+               routing_key: str = "#") -> None:
+    """Declare ``queue`` bound to ``exchange``: from now on it gets a copy
+    of every message published there under a matching routing key (what
+    travels on the bus, for tests that inspect it)."""
+    with _amqp_channel(transport_url) as channel:
+        channel.queue_declare(queue, durable=False, auto_delete=False)
+        channel.queue_bind(queue, exchange=exchange, routing_key=routing_key)
+
+
+def drain_queue(transport_url: str, queue: str) -> list[str]:
+    """Take every message waiting in ``queue``; their bodies, in order."""
+    bodies = []
+    with _amqp_channel(transport_url) as channel:
+        while (message := channel.basic_get(queue, no_ack=True)) is not None:
+            body = message.body
+            bodies.append(body.decode(errors="replace")
+                          if isinstance(body, bytes) else str(body))
+    return bodies
 
 
 def _pg_connect(dbname: str) -> Any:
@@ -303,6 +326,9 @@ class VnfmServices:
                           "graceful_shutdown_timeout": 3},
             "infra": {"enabled_infra_drivers": "noop"},
             "mgmt_driver": {"script_timeout": 60},
+            # The tests' notification receivers and download servers are on
+            # loopback, which the outbound policy denies by default.
+            "outbound": {"allowed_networks": LOOPBACK},
         }
         for section, opts in self.extra_conf.items():
             sections.setdefault(section, {}).update(opts)

@@ -1,5 +1,7 @@
 """The test of a callbackUri (GET, 204 expected) and the TLS client
-certificate of authType TLS_CERT, against real HTTP(S) receivers."""
+certificate of authType TLS_CERT, against real HTTP(S) receivers; the
+outbound policy on the callbackUri and the tokenEndpoint, and failures
+that do not tell closed, silent and answering ports apart."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import pytest
 from tests.unit.conductor.receiver import Receiver, TlsFiles, make_tls
 from vnfm.clients import http
 from vnfm.testing import procs
+from .policies import DEFAULT, LOOPBACK, resolving_to
 
 BASIC = {'authType': ['BASIC'], 'paramsBasic': {'userName': 'u',
                                                 'password': 'pw'}}
@@ -21,6 +24,7 @@ TLS_CERT = {'authType': ['TLS_CERT']}
 
 def _test(url: str, **kw) -> None:
     kw.setdefault('timeout', 10)
+    kw.setdefault('policy', LOOPBACK)
     http.test_notification_endpoint(
         url, version='2.0.0', authentication=kw.pop('authentication', None),
         tokens=http.TokenCache(), **kw)
@@ -70,8 +74,9 @@ def test_other_statuses_fail(receiver, status):
     error = _failure(receiver.url)
 
     assert error.detail == (
-        f'GET {receiver.url} answered HTTP {status}; a notification '
-        'endpoint must answer 204 No Content.')
+        f'GET {receiver.url} did not answer 204 No Content, as a '
+        'notification endpoint must.')
+    assert error.reason == f'GET {receiver.url} answered HTTP {status}.'
 
 
 def test_connection_refused_hides_credentials_and_query():
@@ -80,6 +85,9 @@ def test_connection_refused_hides_credentials_and_query():
     error = _failure(f'http://user:pw@127.0.0.1:{port}/cb?token=abc')
 
     assert error.detail == (f'GET http://127.0.0.1:{port}/cb failed: '
+                            'unreachable (no connection, no answer within '
+                            '10 s, or no TLS session).')
+    assert error.reason == (f'GET http://127.0.0.1:{port}/cb failed: '
                             'connection refused (ConnectionError).')
 
 
@@ -88,7 +96,9 @@ def test_silent_endpoint_fails_within_the_deadline(silent_port):
 
     error = _failure(f'http://127.0.0.1:{silent_port}/cb', timeout=0.5)
 
-    assert error.detail.endswith('failed: no answer within 0.5 s '
+    assert error.detail.endswith('failed: unreachable (no connection, no '
+                                 'answer within 0.5 s, or no TLS session).')
+    assert error.reason.endswith('failed: no answer within 0.5 s '
                                  '(ReadTimeout).')
     assert time.monotonic() - started < 5
 
@@ -103,6 +113,9 @@ def test_the_deadline_includes_the_token_request(silent_port):
             'tokenEndpoint': f'http://127.0.0.1:{silent_port}/token'}})
 
     assert error.detail == (f'POST http://127.0.0.1:{silent_port}/token '
+                            '(token) failed: unreachable (no connection, no '
+                            'answer, or no TLS session).')
+    assert error.reason == (f'POST http://127.0.0.1:{silent_port}/token '
                             '(token) failed: no answer in time '
                             '(ReadTimeout).')
     assert time.monotonic() - started < 5
@@ -115,8 +128,10 @@ def test_other_schemes_fail_without_a_request():
 def test_untrusted_server_certificate_fails(tls_receiver):
     error = _failure(tls_receiver.url)
 
-    assert error.detail.startswith(f'GET {tls_receiver.url} failed: TLS: ')
-    assert 'certificate' in error.detail
+    assert error.detail.startswith(f'GET {tls_receiver.url} failed: '
+                                   'unreachable')
+    assert error.reason.startswith(f'GET {tls_receiver.url} failed: TLS: ')
+    assert 'certificate' in error.reason
 
 
 def test_tls_cert_presents_the_client_certificate(tls, tls_receiver):
@@ -126,7 +141,7 @@ def test_tls_cert_presents_the_client_certificate(tls, tls_receiver):
           cert=cert)
     http.post_notification(tls_receiver.url, {'id': 'n1'}, version='2.0.0',
                            authentication=TLS_CERT, timeout=10,
-                           verify=tls.ca, cert=cert,
+                           policy=LOOPBACK, verify=tls.ca, cert=cert,
                            tokens=http.TokenCache())
 
     assert [t['client_cert'] for t in tls_receiver.tests] == ['vnfm']
@@ -158,7 +173,7 @@ def test_tls_cert_without_a_configured_certificate(receiver):
     with pytest.raises(http.DeliveryError) as e:
         http.post_notification(receiver.url, {}, version='2.0.0',
                                authentication=TLS_CERT, timeout=10,
-                               tokens=http.TokenCache())
+                               policy=LOOPBACK, tokens=http.TokenCache())
 
     # The operator may configure one: retrying can help.
     assert not e.value.permanent
@@ -170,6 +185,63 @@ def test_unreadable_certificate_file_names_the_options(tls, tls_receiver):
     error = _failure(tls_receiver.url, authentication=TLS_CERT,
                      verify=tls.ca, cert=('/nonexistent.pem', tls.client_key))
 
-    assert error.detail.startswith('vnfm cannot use its TLS files (')
-    assert 'client_cert_file' in error.detail
+    assert error.detail == (
+        'vnfm cannot use its TLS files; the operator must correct '
+        '[notifications] ca_file, client_cert_file or client_key_file.')
+    assert '/nonexistent.pem' in error.reason
     assert tls_receiver.tests == []
+
+
+@pytest.mark.parametrize('host', ['127.0.0.1', 'localhost'])
+def test_default_policy_refuses_a_loopback_callback(receiver, connects,
+                                                    host):
+    url = receiver.url.replace('127.0.0.1', host)
+
+    error = _failure(url, policy=DEFAULT, authentication=BASIC)
+
+    assert error.detail == (f'GET {url} refused by policy: {host} resolves '
+                            'to an address vnfm does not connect to.')
+    assert receiver.tests == [] and connects == []
+
+
+@pytest.mark.parametrize('address', ['169.254.169.254', '10.0.0.7',
+                                     'fd00::7'])
+def test_default_policy_refuses_callbacks_resolving_inside(connects,
+                                                           address):
+    error = _failure('http://nfvo.test/cb', policy=resolving_to(address))
+
+    assert 'refused by policy' in error.detail and address in error.reason
+    assert address not in error.detail
+    assert connects == []
+
+
+def test_default_policy_refuses_a_loopback_token_endpoint(receiver,
+                                                          connects):
+    """The callbackUri may be allowed; the tokenEndpoint is checked too."""
+    policy = type(DEFAULT)(denied=DEFAULT.denied, resolver=lambda h, p: (
+        ['198.18.0.1'] if h == 'nfvo.test' else ['127.0.0.1']))
+
+    error = _failure('http://nfvo.test/cb', policy=policy, authentication={
+        'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
+        'paramsOauth2ClientCredentials': {
+            'clientId': 'c', 'clientPassword': 'secret',
+            'tokenEndpoint': receiver.token_url}})
+
+    assert error.detail == (
+        f'POST {receiver.token_url} (token) refused by policy: 127.0.0.1 '
+        'resolves to an address vnfm does not connect to.')
+    assert connects == [] and receiver.token_requests == 0
+
+
+def test_failures_do_not_tell_ports_apart(receiver, silent_port, tls,
+                                          tls_receiver):
+    """Closed, silent and TLS ports read the same to the subscriber."""
+    closed = procs.free_port()
+    urls = [f'http://127.0.0.1:{closed}/cb',
+            f'http://127.0.0.1:{silent_port}/cb', tls_receiver.url]
+
+    details = {_failure(url, timeout=0.5).detail.replace(
+        url, 'URL') for url in urls}
+
+    assert details == {'GET URL failed: unreachable (no connection, no '
+                       'answer within 0.5 s, or no TLS session).'}

@@ -13,6 +13,7 @@ import pytest
 
 from vnfm.clients import http
 from vnfm.common import crypto
+from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conductor import notifier as notifier_module
 from vnfm.conductor.notifier import Notifier, backoff
@@ -44,7 +45,13 @@ def clock(monkeypatch):
 
 
 @pytest.fixture
-def notifier(db_url, conf):
+def loopback_allowed(conf):
+    """The receivers are on loopback, which [outbound] denies by default."""
+    conf('allowed_networks', ['127.0.0.0/8'], 'outbound')
+
+
+@pytest.fixture
+def notifier(db_url, conf, loopback_allowed):
     conf('backoff_base', 1.0, 'notifications')
     conf('backoff_cap', 300.0, 'notifications')
     conf('timeout', 5.0, 'notifications')
@@ -308,10 +315,12 @@ def test_tls_cert_delivered_with_the_client_certificate(notifier, conf,
     assert _row()['state'] == outbox.DELIVERED
 
 
-def test_endpoint_test_answers_why_it_failed(db_url, conf, receiver):
+def test_endpoint_test_answers_why_it_failed(db_url, conf, receiver,
+                                             loopback_allowed, caplog):
     auth = crypto.encrypt({'authType': ['BASIC'], 'paramsBasic': {
         'userName': 'u', 'password': PASSWORD}})
     conf('callback_test_timeout', 5.0, 'notifications')
+    caplog.set_level(logging.INFO)
 
     assert notifier_module.test_notification_endpoint(
         receiver.url, auth, '1') is None
@@ -319,11 +328,37 @@ def test_endpoint_test_answers_why_it_failed(db_url, conf, receiver):
     detail = notifier_module.test_notification_endpoint(
         receiver.url, auth, '2')
 
-    assert detail == (f'GET {receiver.url} answered HTTP 404; a '
-                      'notification endpoint must answer 204 No Content.')
+    # The subscriber is told what to do, the operator's log what answered.
+    assert detail == (f'GET {receiver.url} did not answer 204 No Content, '
+                      'as a notification endpoint must.')
+    assert f'GET {receiver.url} answered HTTP 404.' in caplog.text
     assert [t['headers']['Version'] for t in receiver.tests] == [
         '1.3.0', '2.0.0']
     assert receiver.tests[0]['headers']['Authorization'].startswith('Basic ')
+
+
+def test_endpoint_test_refuses_loopback_by_default(db_url, receiver,
+                                                   connects):
+    detail = notifier_module.test_notification_endpoint(
+        receiver.url, None, '2')
+
+    assert detail == (f'GET {receiver.url} refused by policy: 127.0.0.1 '
+                      'resolves to an address vnfm does not connect to.')
+    assert receiver.tests == [] and connects == []
+
+
+def test_delivery_to_loopback_is_refused_by_default(notifier, receiver,
+                                                    conf, connects):
+    conf('allowed_networks', [], 'outbound')
+    _subscribe(receiver)
+    _create_instance()
+
+    assert notifier().drain() == 1
+
+    assert receiver.received == [] and connects == []
+    assert _row()['last_error'] == (
+        f'POST {receiver.url} refused by policy: 127.0.0.1 resolves to '
+        '127.0.0.1, in a network vnfm does not connect to ([outbound]).')
 
 
 def test_two_notifiers_never_send_a_row_twice(notifier, receiver):
@@ -391,3 +426,12 @@ def test_unreadable_credentials_are_retried(notifier, receiver):
     assert _row()['last_error'].startswith('Stored credentials cannot be '
                                            'decrypted')
     assert receiver.received == []
+
+
+def test_a_bad_outbound_network_stops_the_notifier_at_start(db_url, conf):
+    conf('allowed_networks', ['10.0.0.0/33'], 'outbound')
+
+    with pytest.raises(exceptions.VnfmError) as e:
+        Notifier('c1')
+
+    assert "[outbound] allowed_networks: '10.0.0.0/33'" in e.value.detail

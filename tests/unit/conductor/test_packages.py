@@ -1,10 +1,13 @@
 """Onboarding and upload from URI."""
 
+import base64
 import io
 import zipfile
 
 import pytest
 
+from vnfm.clients import outbound
+from vnfm.common import crypto
 from vnfm.conductor import packages
 from vnfm.db import api as db
 from ..lcm.fixtures import onboarded_package, sample_csar
@@ -81,14 +84,14 @@ def test_onboarding_twice_is_harmless(db_url):
 @pytest.fixture
 def package_server(conf, web):
     """The web server on loopback, which the default configuration
-    blocks: unblocked for the test."""
-    conf('upload_from_uri_blocked_networks', [], 'vnf_package')
+    denies: allowed for the test."""
+    conf('allowed_networks', ['127.0.0.0/8'], 'outbound')
     return web
 
 
-def from_uri(url: str) -> dict:
+def from_uri(url: str, **source) -> dict:
     return uploaded(b'', state='UPLOADING',
-                    upload_source={'addressInformation': url})
+                    upload_source={'addressInformation': url, **source})
 
 
 def test_fetch_downloads_and_onboards(db_url, package_server):
@@ -112,7 +115,8 @@ def test_fetch_of_missing_file_is_error(db_url, package_server):
     pkg = db.package_get(pkg['id'])
     assert pkg['onboarding_state'] == 'ERROR'
     detail = pkg['onboarding_failure_details']['detail']
-    assert detail == f'GET {base}/nothing.zip answered HTTP 404.'
+    assert detail == (f'GET {base}/nothing.zip did not answer with the '
+                      'package (200 OK).')
 
 
 def test_fetch_larger_than_max_size_is_error(db_url, package_server, conf):
@@ -136,14 +140,71 @@ def test_fetch_refuses_other_schemes(db_url):
     assert details['detail'].startswith("URI scheme 'file' is not allowed")
 
 
-def test_fetch_from_loopback_is_refused_by_default(db_url):
-    pkg = from_uri('http://localhost:9/pkg.zip')
+def test_fetch_from_loopback_is_refused_by_default(db_url, web, connects):
+    url = f'http://localhost:{web.port}/pkg.zip'
+    pkg = from_uri(url)
 
     packages.fetch(pkg['id'])
 
     pkg = db.package_get(pkg['id'])
     assert pkg['onboarding_state'] == 'ERROR'
-    detail = pkg['onboarding_failure_details']['detail']
-    assert detail.startswith('GET http://localhost:9/pkg.zip refused: '
-                             'localhost is ')
-    assert 'a network vnfm does not fetch from' in detail
+    assert pkg['onboarding_failure_details']['detail'] == (
+        f'GET {url} refused by policy: localhost resolves to an address '
+        'vnfm does not connect to.')
+    assert web.seen == [] and connects == []
+
+
+@pytest.mark.parametrize('address', ['169.254.169.254', '10.20.30.40'])
+def test_fetch_from_a_name_resolving_inside_is_refused(db_url, monkeypatch,
+                                                       connects, address):
+    monkeypatch.setattr(outbound, 'resolve', lambda host, port: [address])
+    pkg = from_uri('http://packages.test/pkg.zip')
+
+    packages.fetch(pkg['id'])
+
+    detail = db.package_get(pkg['id'])['onboarding_failure_details'][
+        'detail']
+    assert 'refused by policy' in detail and address not in detail
+    assert connects == []
+
+
+def test_fetch_uses_the_sealed_credentials_then_drops_them(db_url,
+                                                           package_server):
+    base, _, routes, seen = package_server
+    routes['/pkg.zip'] = (200, {}, sample_csar())
+    pkg = from_uri(base + '/pkg.zip', userName='user', **{
+        crypto.SEALED: crypto.encrypt({'password': 'pa55-sealed'})})
+
+    packages.fetch(pkg['id'])
+
+    assert seen == [('/pkg.zip', 'Basic ' + base64.b64encode(
+        b'user:pa55-sealed').decode())]
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ONBOARDED'
+    assert pkg['upload_source'] == {
+        'addressInformation': base + '/pkg.zip', 'userName': 'user'}
+
+
+def test_a_failed_fetch_drops_the_credentials_too(db_url, package_server):
+    pkg = from_uri(package_server.base + '/none.zip', userName='user', **{
+        crypto.SEALED: crypto.encrypt({'password': 'pa55-sealed'})})
+
+    packages.fetch(pkg['id'])
+
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ERROR'
+    assert crypto.SEALED not in pkg['upload_source']
+
+
+def test_fetch_uses_the_sealed_uri_with_its_query(db_url, package_server):
+    base, _, routes, seen = package_server
+    routes['/pkg.zip?sig=t0ken'] = (200, {}, sample_csar())
+    pkg = from_uri(base + '/pkg.zip', **{crypto.SEALED: crypto.encrypt(
+        {'addressInformation': base + '/pkg.zip?sig=t0ken'})})
+
+    packages.fetch(pkg['id'])
+
+    assert [path for path, _ in seen] == ['/pkg.zip?sig=t0ken']
+    pkg = db.package_get(pkg['id'])
+    assert pkg['onboarding_state'] == 'ONBOARDED'
+    assert pkg['upload_source'] == {'addressInformation': base + '/pkg.zip'}

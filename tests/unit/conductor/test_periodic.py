@@ -2,6 +2,7 @@
 
 import datetime
 
+from vnfm.common import crypto
 from vnfm.common import timeutils
 from vnfm.conductor import periodic
 from vnfm.db import api as db
@@ -179,7 +180,8 @@ def test_package_sweep_reruns_stalled_onboarding(db_url, conf):
 
 def test_package_sweep_fails_interrupted_uri_uploads(db_url, conf):
     conf('upload_from_uri_timeout', 60, 'vnf_package')
-    source = {'addressInformation': 'http://example.com/p.zip'}
+    source = {'addressInformation': 'http://example.com/p.zip',
+              crypto.SEALED: crypto.encrypt({'password': 'pw'})}
     cut = _package('UPLOADING', upload_source=source)
     direct = _package('UPLOADING')
     now = timeutils.utcnow()
@@ -193,4 +195,6 @@ def test_package_sweep_fails_interrupted_uri_uploads(db_url, conf):
     assert cut['onboarding_state'] == 'ERROR'
     assert cut['onboarding_failure_details']['detail'] == (
         'The upload was interrupted; upload again.')
+    assert cut['upload_source'] == {
+        'addressInformation': 'http://example.com/p.zip'}
     assert db.package_get(direct['id'])['onboarding_state'] == 'UPLOADING'

@@ -1,10 +1,13 @@
 """The RPC client and the endpoints over the in-process fake:// bus."""
 
+import base64
 import inspect
+import json
 import time
 
 import oslo_messaging
 import pytest
+import webob
 
 from vnfm.common import context
 from vnfm.conductor import manager, rpcapi
@@ -15,6 +18,7 @@ from vnfm.drivers.infra.noop.driver import NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
+from vnfm.server import app as api_app
 from .receiver import Receiver
 from ..lcm.fixtures import (instantiate_params, new_instance, new_op,
                             onboarded_package, sample_csar)
@@ -47,8 +51,10 @@ def wait_for(predicate, timeout=10.0):
 
 
 @pytest.fixture
-def bus(db_url, hook_record):
-    """A conductor on an in-process bus and a client of it."""
+def bus(db_url, hook_record, conf):
+    """A conductor on an in-process bus and a client of it (loopback
+    allowed for the test receivers)."""
+    conf('allowed_networks', ['127.0.0.0/8'], 'outbound')
     transport = oslo_messaging.get_rpc_transport(CONF, url='fake://')
     service = ConductorService(
         host='c1', transport=transport,
@@ -98,8 +104,8 @@ def test_call_test_notification_endpoint(bus):
         detail = client.test_notification_endpoint(ctx, rcv.url, None, '2')
     finally:
         rcv.stop()
-    assert detail == (f'GET {rcv.url} answered HTTP 500; a notification '
-                      'endpoint must answer 204 No Content.')
+    assert detail == (f'GET {rcv.url} did not answer 204 No Content, as a '
+                      'notification endpoint must.')
     assert len(rcv.tests) == 2
 
 
@@ -114,3 +120,60 @@ def test_stop_lets_running_op_finish(bus):
     assert service.stop(timeout=10) is True
 
     assert db.op_get(op['id'])['operation_state'] == 'COMPLETED'
+
+
+@pytest.fixture
+def sent(bus, monkeypatch):
+    """Every message the client puts on the bus, as the transport gets it
+    (context and message, JSON)."""
+    client, _ = bus
+    transport = client._client.transport
+    real = transport._send
+    seen: list[str] = []
+
+    def spy(target, ctxt, message, *args, **kwargs):
+        seen.append(json.dumps([target.topic, ctxt, message]))
+        return real(target, ctxt, message, *args, **kwargs)
+
+    monkeypatch.setattr(transport, '_send', spy)
+    return seen
+
+
+def test_upload_from_uri_cast_carries_the_package_id_only(bus, sent, web,
+                                                         conf):
+    """From the API request to the conductor's download: the password is
+    in no RPC message (a cast waits on a durable queue), yet the download
+    uses it."""
+    client, _ = bus
+    conf('auth_strategy', 'noauth', 'api')
+    app = api_app.build_app(rpc=client)
+    web.routes['/p.zip'] = (200, {}, sample_csar())
+
+    def api(method, path, body=None):
+        req = webob.Request.blank('/vnfpkgm/v1' + path, method=method,
+                                  headers={'X-Auth-Token': 'tok-s3cret'})
+        if body is not None:
+            req.body = json.dumps(body).encode()
+            req.content_type = 'application/json'
+        return req.get_response(app)
+
+    resp = api('POST', '/vnf_packages', {})
+    assert resp.status_int == 201, resp.text
+    pkg = resp.json_body
+    resp = api('POST', f"/vnf_packages/{pkg['id']}/package_content/"
+               'upload_from_uri', {'addressInformation': f'{web.base}/p.zip',
+                                   'userName': 'nfvo',
+                                   'password': 'upl0ad-s3cret'})
+    assert resp.status_int == 202, resp.text
+
+    wait_for(lambda: db.package_get(pkg['id'])['onboarding_state'] == (
+        'ONBOARDED'))
+    assert web.seen == [('/p.zip', 'Basic ' + base64.b64encode(
+        b'nfvo:upl0ad-s3cret').decode())]
+    [cast] = [m for m in sent if 'fetch_package' in m]
+    assert pkg['id'] in cast
+    assert json.loads(cast)[2]['args'] == {'package_id': pkg['id']}
+    assert not [m for m in sent if 's3cret' in m]
+    # Once fetched, the sealed password is gone from the database too.
+    assert db.package_get(pkg['id'])['upload_source'] == {
+        'addressInformation': f'{web.base}/p.zip', 'userName': 'nfvo'}

@@ -16,6 +16,7 @@ import orjson
 import pytest
 import webob
 
+from tests.unit.clients.connects import connects  # noqa: F401
 from tests.unit.conductor.receiver import Receiver, receiver  # noqa: F401
 from tests.unit.lcm.fixtures import conf  # noqa: F401 (a fixture)
 from vnfm.common import timeutils
@@ -45,10 +46,8 @@ class FakeRPC:
     def onboard_package(self, ctx: Any, package_id: str) -> None:
         self.calls.append(('onboard_package', (package_id,)))
 
-    def fetch_package(self, ctx: Any, package_id: str, user_name: Any,
-                      password: Any) -> None:
-        self.calls.append(('fetch_package', (package_id, user_name,
-                                             password)))
+    def fetch_package(self, ctx: Any, package_id: str) -> None:
+        self.calls.append(('fetch_package', (package_id,)))
 
     def test_notification_endpoint(self, ctx: Any, callback_uri: str,
                                    authentication: str | None,
@@ -116,10 +115,13 @@ def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     CONF.set_override('auth_strategy', 'noauth', group='api')
     CONF.set_override('enabled_infra_drivers', ['noop', 'kubernetes'],
                       group='infra')
+    # The test receivers are on loopback, which [outbound] denies.
+    CONF.set_override('allowed_networks', ['127.0.0.0/8'], group='outbound')
     policies.reset()
     yield Client(api_app.build_app(rpc=rpc))
     CONF.clear_override('auth_strategy', group='api')
     CONF.clear_override('enabled_infra_drivers', group='infra')
+    CONF.clear_override('allowed_networks', group='outbound')
     policies.reset()
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from tests.unit.server.conftest import (
     csar_bytes, json_of, make_instance, make_package)
+from vnfm.common import crypto
 from vnfm.conf import CONF
 from vnfm.db import api as db
 
@@ -154,20 +155,35 @@ def test_upload_rejects_non_zip_and_oversize(client):
     assert db.package_get(pkg['id'])['onboarding_state'] == 'CREATED'
 
 
-def test_upload_from_uri_keeps_password_out_of_db(client, rpc):
+def test_upload_from_uri_seals_the_password_and_casts_the_id(client, rpc):
     pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
     resp = client.pkg(
         'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
-        {'addressInformation': 'http://u:secret@example.com/p.zip',
-         'userName': 'user', 'password': 'pw'})
+        {'addressInformation': 'http://u:s3cret@example.com/p.zip',
+         'userName': 'user', 'password': 'pa55word'})
     assert resp.status_int == 202
     row = db.package_get(pkg['id'])
     assert row['onboarding_state'] == 'UPLOADING'
-    assert row['upload_source'] == {
-        'addressInformation': 'http://example.com/p.zip',
-        'userName': 'user'}
-    assert 'secret' not in str(row) and 'pw' not in str(row)
-    assert rpc.calls == [('fetch_package', (pkg['id'], 'user', 'pw'))]
+    source = dict(row['upload_source'])
+    assert crypto.decrypt(source.pop(crypto.SEALED)) == {
+        'password': 'pa55word'}
+    assert source == {'addressInformation': 'http://example.com/p.zip',
+                      'userName': 'user'}
+    assert 's3cret' not in str(row) and 'pa55word' not in str(row)
+    # The cast (a message on a durable queue) carries the id only.
+    assert rpc.calls == [('fetch_package', (pkg['id'],))]
+    shown = client.pkg('GET', f"/vnf_packages/{pkg['id']}")
+    assert crypto.SEALED not in shown.text
+
+
+def test_upload_from_uri_password_in_the_uri_is_sealed(client, rpc):
+    pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
+    client.pkg(
+        'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
+        {'addressInformation': 'http://u:s3cret@example.com/p.zip'})
+    source = db.package_get(pkg['id'])['upload_source']
+    assert source['userName'] == 'u'
+    assert crypto.decrypt(source[crypto.SEALED]) == {'password': 's3cret'}
 
 
 def test_upload_from_uri_scheme_must_be_allowed(client):
@@ -258,3 +274,14 @@ def test_artifact(client, monkeypatch):
         resp = client.pkg(
             'GET', f"/vnf_packages/{pkg['id']}/artifacts/{missing}")
         assert resp.status_int == 404
+
+
+def test_upload_from_uri_with_a_query_seals_the_uri(client, rpc):
+    pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
+    client.pkg(
+        'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
+        {'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'})
+    source = db.package_get(pkg['id'])['upload_source']
+    assert source['addressInformation'] == 'https://example.com/p.zip'
+    assert crypto.decrypt(source[crypto.SEALED]) == {
+        'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'}

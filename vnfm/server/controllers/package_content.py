@@ -11,6 +11,7 @@ import zipfile
 import webob
 
 from vnfm import csar
+from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
@@ -75,9 +76,29 @@ def _split_credentials(address: str) -> tuple[str, str | None, str | None]:
             urllib.parse.unquote(parts.password or ''))
 
 
+def _upload_source(address: str, user: str | None,
+                   password: str | None) -> dict:
+    """The package's upload_source: the password, and the URI when its
+    query (or fragment) may hold a token, sealed; the rest readable."""
+    parts = urllib.parse.urlsplit(address)
+    source = {'addressInformation': urllib.parse.urlunsplit(
+        parts._replace(query='', fragment=''))}
+    sealed = {}
+    if parts.query or parts.fragment:
+        sealed['addressInformation'] = address
+    if user:
+        source['userName'] = user
+        if password:
+            sealed['password'] = password
+    if sealed:
+        source[crypto.SEALED] = crypto.encrypt(sealed)
+    return source
+
+
 def upload_from_uri(req: ApiRequest) -> webob.Response:
     """POST upload_from_uri: a conductor fetches the package and onboards
-    it; the password travels in the cast only, never in the database."""
+    it. The password is stored sealed (encrypted) with the package until
+    the download ends; the cast carries the package id only."""
     body = req.json
     try:
         address, uri_user, uri_password = _split_credentials(
@@ -93,11 +114,9 @@ def upload_from_uri(req: ApiRequest) -> webob.Response:
             f'allowed; use {" or ".join(allowed)}.')
     user = body.get('userName', uri_user)
     password = body.get('password', uri_password)
-    source = {'addressInformation': address}
-    if user:
-        source['userName'] = user
-    row = _start_upload(req, {'upload_source': source})
-    common.cast(req, 'fetch_package', row['id'], user, password)
+    row = _start_upload(req, {'upload_source': _upload_source(
+        address, user, password)})
+    common.cast(req, 'fetch_package', row['id'])
     return http.empty_response(202)
 
 
