@@ -13,12 +13,14 @@ import dataclasses
 import functools
 import hashlib
 import io
+import os
 import random
 import struct
 import uuid
 import warnings
 import zipfile
 from collections.abc import Callable
+from pathlib import Path
 
 MARK = f"hostile-escape-{uuid.uuid4().hex[:12]}"
 TOP = "Definitions/noop_top.vnfd.yaml"
@@ -384,3 +386,26 @@ def corpus(base: dict[str, bytes]) -> list[Hostile]:
     cases = [case for group in GROUPS for case in group(base)]
     assert len({c.name for c in cases}) == len(cases)
     return cases
+
+
+def escaped(*roots: Path) -> list[str]:
+    """Files named after MARK in or just below ``roots``."""
+    found = []
+    for root in roots:
+        for entry in _entries(root):
+            if entry.name.startswith(MARK):
+                found.append(entry.path)
+            elif entry.is_dir(follow_symlinks=False):
+                found += [e.path for e in _entries(Path(entry.path))
+                          if e.name.startswith(MARK)]
+    return found
+
+
+def _entries(directory: Path) -> list[os.DirEntry]:
+    """The entries of ``directory``; none when it went away or is closed
+    to us (other processes create and remove directories in /tmp)."""
+    try:
+        with os.scandir(directory) as it:
+            return list(it)
+    except OSError:
+        return []

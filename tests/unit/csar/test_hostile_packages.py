@@ -25,11 +25,6 @@ def _tree(root: Path) -> set[str]:
     return {str(p.relative_to(root)) for p in root.rglob("*")}
 
 
-def _escaped(*roots: Path) -> list[str]:
-    """Files named after hostile.MARK in or just below ``roots``."""
-    return [str(p) for root in roots for pattern in
-            (f"{hostile.MARK}*", f"*/{hostile.MARK}*")
-            for p in root.glob(pattern)]
 
 
 @pytest.mark.parametrize("name", list(_corpus()))
@@ -47,7 +42,7 @@ def test_hostile_package_is_refused_and_nothing_is_written(
         assert fragment in e.value.detail
     assert len(e.value.detail) < 1024
     assert _tree(tmp_path) == {"package"}
-    assert not _escaped(tmp_path, Path("/tmp"), Path("/"))
+    assert not hostile.escaped(tmp_path, Path("/tmp"), Path("/"))
 
 
 @pytest.mark.parametrize("name", list(_corpus()))
@@ -66,7 +61,7 @@ def test_files_the_zip_reader_accepts_extract_inside_the_package(
 
     assert _tree(tmp_path) - {"a", "a/package"} == {
         f"a/package/{p}" for p in _tree(package_dir)}
-    assert not _escaped(tmp_path, tmp_path / "a", Path("/tmp"))
+    assert not hostile.escaped(tmp_path, tmp_path / "a", Path("/tmp"))
 
 
 def test_the_corpus_covers_every_kind_of_attack():
