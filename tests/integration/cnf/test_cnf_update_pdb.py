@@ -54,7 +54,8 @@ def test_blocked_eviction_is_shown_by_op_show(
 
     def warnings() -> list | None:
         shown = cnf_client.lcm_json('op', 'show', op_id)
-        assert shown['Operation State'] == 'PROCESSING', shown
+        # STARTING until the conductor claims it; never further.
+        assert shown['Operation State'] in ('STARTING', 'PROCESSING'), shown
         return shown.get('warnings')
 
     shown = wait_for(warnings, 60, 'op show to name the blocked eviction')
