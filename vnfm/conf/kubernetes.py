@@ -48,6 +48,14 @@ opts = [
         'a heal when the request gives no '
         'gracefulTerminationTimeout.',
     ),
+    cfg.IntOpt(
+        'eviction_timeout',
+        default=300,
+        min=1,
+        help='Seconds a Pod eviction that a PodDisruptionBudget refuses '
+        'is retried before the step fails, naming the Pod and the '
+        "budget; the operation's own deadline applies when it is sooner.",
+    ),
     cfg.FloatOpt(
         'sync_interval',
         default=60.0,

@@ -8,7 +8,8 @@ report in ``changedInfo`` is merged into the op occurrence's changedInfo.
 
 A dry run (``metadata.vnfm_dry_run: true``) runs only the end hook, which
 reports what it would do; nothing of the instance changes (vnfdId and
-metadata included).
+metadata included). Such request flags (also ``vnfm_disruption_allowed``)
+are not merged into the instance's metadata.
 
 A rollback restores the previous values and merges over them what the
 undoing hooks return (a container update's rollback names the Pods it
@@ -119,10 +120,12 @@ def new_values(run: OpRun) -> tuple[dict[str, Any], dict[str, Any]]:
         if key in request:
             values[column] = changed[key] = request[key]
     for key, column in _MERGED:
-        if request.get(key) is not None:
-            values[column] = merge.merge_patch(instance.get(column),
-                                               request[key])
-            changed[key] = request[key]
+        patch = request.get(key)
+        if key == 'metadata' and isinstance(patch, dict):
+            patch = _without_flags(patch)
+        if patch is not None:
+            values[column] = merge.merge_patch(instance.get(column), patch)
+            changed[key] = patch
     if request.get('vimConnectionInfo') is not None:
         values['vim_connection_info'] = inputs.vim_connection_info(
             instance, request)
@@ -138,6 +141,13 @@ def new_values(run: OpRun) -> tuple[dict[str, Any], dict[str, Any]]:
         values.update(identity)
         changed.update({attr: identity[column] for column, attr in _IDENTITY})
     return values, changed
+
+
+def _without_flags(metadata: dict) -> dict | None:
+    """The metadata without request flags (None if it held only flags)."""
+    out = {k: v for k, v in metadata.items()
+           if k not in mgmt_base.REQUEST_FLAGS}
+    return out if out or not metadata else None
 
 
 def _vnfc_modified(info: dict | None, modifications: list[dict]) -> dict:

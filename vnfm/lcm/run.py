@@ -100,6 +100,17 @@ class OpRun:
         except exceptions.Conflict as e:
             raise LeaseLost(str(e)) from None
 
+    def show_waiting(self, message: str | None) -> None:
+        """Record what the op waits for (None: nothing), shown as the op
+        occurrence's ``warnings`` while it runs; saved only on change."""
+        if self.work.get(op_view.WAITING) == message:
+            return
+        if message:
+            self.work[op_view.WAITING] = message
+        else:
+            self.work.pop(op_view.WAITING, None)
+        self.save_work()
+
     def step(self, name: str, fn: Callable[[], dict | None],
              **meta: Any) -> dict | None:
         """Run ``fn`` once per op: skipped (its result returned) when an
@@ -134,7 +145,8 @@ class OpRun:
             previous=entry.get('result'),
             source_vnfd=self.vnfd if target else None,
             source_package=self.files if target else None,
-            work=entry.setdefault('work', {}), persist=self.save_work)
+            work=entry.setdefault('work', {}), persist=self.save_work,
+            progress=self.show_waiting)
 
     def run_hook(self, hook: str, *, target: bool = False,
                  instance: dict | None = None) -> None:

@@ -1,7 +1,9 @@
 """VnfLcmOpOcc (SOL003 v3.3.1 clause 5.5.2.13) from a database row.
 
 Internal columns (owner, lease, work, active_instance_id, project) never
-appear.
+appear. While the op runs, what it waits for (``work['waiting']``, e.g. an
+eviction a PodDisruptionBudget refuses) is shown in ``warnings`` (SOL003
+v3.5.1+: warning messages generated while the operation executes).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ _ATTRS = (
     ('changed_ext_connectivity', 'changedExtConnectivity'),
 )
 _TIMES = ('state_entered_time', 'start_time')
+WAITING = 'waiting'
+_RUNNING = ('PROCESSING', 'ROLLING_BACK')
 _FAILED_TEMP_LINKS = ('retry', 'rollback', 'fail')
 
 
@@ -68,6 +72,9 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
     if 'operationParams' in out:
         out['operationParams'] = vnf_instance.mask_secrets(
             out['operationParams'])
+    waiting = (row.get('work') or {}).get(WAITING)
+    if waiting and row.get('operation_state') in _RUNNING:
+        out['warnings'] = [waiting]
     if base_url is not None:
         out['_links'] = _links(row, base_url)
     return out
@@ -75,12 +82,12 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
 
 # SOL013 list handling of VnfLcmOpOcc (SOL003 5.4.12.3.2).
 SOL013 = sol013.Resource(
-    attributes=frozenset(a for _, a in _ATTRS) | {'_links'},
+    attributes=frozenset(a for _, a in _ATTRS) | {'_links', 'warnings'},
     mandatory=frozenset({'id', 'operationState', 'stateEnteredTime',
                          'startTime', 'vnfInstanceId', 'operation',
                          'isAutomaticInvocation', 'isCancelPending'}),
     default_excluded=('operationParams', 'error', 'resourceChanges',
-                      'changedInfo', 'changedExtConnectivity'))
+                      'changedInfo', 'changedExtConnectivity', 'warnings'))
 # Columns enough for the default list view (no default-excluded attribute).
 LIST_COLUMNS = ('id', 'operation_state', 'state_entered_time', 'start_time',
                 'vnf_instance_id', 'grant_id', 'operation',

@@ -25,6 +25,20 @@ _WATCH_SECONDS = 60
 #: (default: the kubelet's ``termination_delay``). A terminating Pod is
 #: finalised after that or its deletion grace period, whichever is shorter.
 STOP_SECONDS = "sim.vnfm.io/stop-seconds"
+#: An image whose name holds ``pull-limit-<N>`` is pulled by its first N Pods
+#: only; later Pods get ImagePullBackOff, as behind a registry's pull rate
+#: limit. Tests use it to fail a rollout at a later Pod than the first.
+PULL_LIMIT = re.compile(r"pull-limit-(\d+)")
+
+
+class _PullCheck:
+    """Whether one Pod fails to pull an image (``search``, as a pattern)."""
+
+    def __init__(self, kubelet: SimKubelet, uid: str) -> None:
+        self.kubelet, self.uid = kubelet, uid
+
+    def search(self, image: str) -> bool:
+        return self.kubelet.pull_refused(self.uid, image)
 
 
 class _DelayQueue:
@@ -76,6 +90,8 @@ class SimKubelet:
         self.termination_delay = termination_delay
         self.failing = re.compile(failing_images)
         self._pods: dict[str, dict[str, Any]] = {}  # uid -> latest Pod seen
+        self._pulled: dict[str, set[str]] = {}  # limited image -> Pod uids
+        self._pull_lock = threading.Lock()
         self._ips: dict[str, str] = {}
         self._ip_seq = {name: itertools.count() for name in self.nodes}
         self._queue = _DelayQueue()
@@ -247,13 +263,26 @@ class SimKubelet:
             )
         return self._ips[uid]
 
+    def pull_refused(self, uid: str, image: str) -> bool:
+        """Whether Pod ``uid`` fails to pull ``image``."""
+        if self.failing.search(image):
+            return True
+        limit = PULL_LIMIT.search(image)
+        if limit is None:
+            return False
+        with self._pull_lock:
+            pulled = self._pulled.setdefault(image, set())
+            if uid not in pulled and len(pulled) < int(limit.group(1)):
+                pulled.add(uid)
+            return uid not in pulled
+
     def _desired(self, pod: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         host_ip = self.host_ip(self.nodes[pod["spec"]["nodeName"]])
         desired = podstatus.desired_status(
             pod,
             host_ip=host_ip,
             pod_ip=self._pod_ip(pod),
-            failing=self.failing,
+            failing=_PullCheck(self, pod["metadata"]["uid"]),
         )
         return desired, podstatus.needs_update(pod, desired)
 

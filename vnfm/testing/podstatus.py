@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import re
-from typing import Any
+from typing import Any, Protocol
 
 Status = dict[str, Any]
+
+
+class ImageCheck(Protocol):
+    """Tells which images fail to pull (a compiled pattern is one)."""
+
+    def search(self, image: str) -> Any:
+        """Truthy when ``image`` cannot be pulled."""
 
 _OUR_KEYS = (
     "phase",
@@ -135,7 +141,7 @@ def desired_status(
     *,
     host_ip: str,
     pod_ip: str,
-    failing: re.Pattern[str],
+    failing: ImageCheck,
     now: str | None = None,
 ) -> Status:
     """The status a kubelet would write for ``pod`` after pulling images."""

@@ -90,8 +90,10 @@ class Cnf:
                                   for v, w in vdus.items()}}}}
 
     def ctx(self, new_files: dict[str, bytes],
-            metadata: Obj | None = None, timeout: float = 60) -> Any:
-        """A modify_information_end HookContext towards ``new_files``."""
+            metadata: Obj | None = None, timeout: float = 60,
+            progress: Callable[[str | None], None] | None = None) -> Any:
+        """A modify_information_end HookContext towards ``new_files``
+        (``progress`` gets what the hook waits for)."""
         return base.HookContext(
             hook='modify_information_end', operation='MODIFY_INFO',
             vnf_instance=self.instance, vnf_lcm_op_occ={},
@@ -100,7 +102,7 @@ class Cnf:
             package=PackageFiles('pkg-v2', new_files),
             definition={'builtin': 'container_update'},
             deadline=time.monotonic() + timeout,
-            source_package=self.package, work=self.work)
+            source_package=self.package, work=self.work, progress=progress)
 
     def update(self, new_files: dict[str, bytes], **kw: Any) -> Obj:
         """Run the hook; its changes (applied to ``instance`` as LCM

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from vnfm.clients.kubernetes import client, errors
+from vnfm.conf import CONF
 
 
 class _Pause:
@@ -60,3 +61,92 @@ def test_other_errors_are_not_retried(pause: _Pause) -> None:
     with pytest.raises(errors.KubernetesForbidden):
         _kube([403]).evict_until('p', 'ns', 5, time.monotonic() + 60)
     assert pause.waits == []
+
+
+PDB_429 = {
+    'kind': 'Status',
+    'message': "Cannot evict pod as it would violate the pod's disruption "
+    'budget.',
+    'reason': 'TooManyRequests',
+    'details': {
+        'causes': [
+            {
+                'reason': 'DisruptionBudget',
+                'message': 'The disruption budget web-pdb needs 1 healthy '
+                'pods and has 1 currently',
+            }
+        ]
+    },
+    'code': 429,
+}
+
+
+class _Clock:
+    """time.monotonic of the client module, moved on by the pauses."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.waits: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> bool:
+        self.waits.append(seconds)
+        self.now += seconds
+        return False
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    fake = _Clock()
+    monkeypatch.setattr(client, '_pause', fake)
+    monkeypatch.setattr(client.time, 'monotonic', fake.monotonic)
+    return fake
+
+
+def _refusing_kube() -> client.KubeClient:
+    kube = client.KubeClient.__new__(client.KubeClient)
+
+    def evict(name: str, namespace: str, grace: int | None = None) -> None:
+        raise errors.from_status(429, PDB_429, f'evict Pod {name}')
+
+    kube.evict = evict  # type: ignore[method-assign]
+    return kube
+
+
+def test_eviction_has_its_own_deadline_naming_pod_and_budget(
+    clock: _Clock,
+) -> None:
+    CONF.set_override('eviction_timeout', 30, group='kubernetes')
+    try:
+        seen: list[str] = []
+        with pytest.raises(errors.EvictionBlocked) as e:
+            # The op's deadline is an hour away: the eviction's comes first.
+            _refusing_kube().evict_until(
+                'web-0', 'ns', 5, clock.now + 3600, seen.append
+            )
+    finally:
+        CONF.clear_override('eviction_timeout', group='kubernetes')
+    assert 30 <= sum(clock.waits) <= 31
+    assert e.value.http_status == 429
+    assert 'Pod ns/web-0' in e.value.detail
+    assert 'PodDisruptionBudget ns/web-pdb' in e.value.detail
+    assert 'still refused after 30 s' in e.value.detail
+    # What the op waits for, after each refusal.
+    assert seen[0] == (
+        'waiting for eviction of Pod ns/web-0, blocked by '
+        'PodDisruptionBudget ns/web-pdb (The disruption budget web-pdb '
+        'needs 1 healthy pods and has 1 currently)'
+    )
+    assert len(seen) == len(clock.waits)
+
+
+def test_429_causes_are_in_the_detail() -> None:
+    err = errors.from_status(429, PDB_429, 'evict Pod p')
+    assert err.causes == (
+        'The disruption budget web-pdb needs 1 healthy pods and has 1 '
+        'currently',
+    )
+    assert 'needs 1 healthy pods' in err.detail
+    assert errors.disruption_budget(err) == 'web-pdb'

@@ -243,3 +243,52 @@ def test_rollback_applies_what_the_undoing_hook_returns(db_url):
     assert info['metadata'] == {'namespace': 'default'}
     assert op['resource_changes'] == _affected(POD_RESTORED)
     assert op['changed_info'] == {'metadata': {REPORT: {'rolledBack': True}}}
+
+
+class _WaitingHook(ScriptMgmtDriver):
+    """Scripts that, in modify_information_end, show what they wait for."""
+
+    def __init__(self) -> None:
+        self.warnings: list[object] = []
+
+    def _shown(self, op_id: str) -> object:
+        from vnfm.objects import op_occ
+        return op_occ.to_sol(db.op_get(op_id)).get('warnings')
+
+    def run_hook(self, ctx):
+        if ctx.hook == 'modify_information_end':
+            op_id = ctx.vnf_lcm_op_occ['id']
+            ctx.show_waiting('waiting for eviction of Pod ns/p, blocked by '
+                             'PodDisruptionBudget ns/b')
+            self.warnings.append(self._shown(op_id))
+            ctx.show_waiting(None)
+            self.warnings.append(self._shown(op_id))
+        return super().run_hook(ctx)
+
+
+def test_what_a_hook_waits_for_is_shown_while_it_runs(db_url, hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg)
+    hooks = _WaitingHook()
+    lcm = LcmDriver('c1', InfraDrivers({}), MgmtRunner({'script': hooks}))
+
+    op = run_op(lcm, inst, 'MODIFY_INFO', {'vnfInstanceName': 'x'})
+
+    assert op['operation_state'] == 'COMPLETED', op['error']
+    assert hooks.warnings == [
+        ['waiting for eviction of Pod ns/p, blocked by PodDisruptionBudget '
+         'ns/b'], None]
+
+
+def test_request_flags_are_not_kept_in_the_instance_metadata(db_url,
+                                                            hook_record):
+    pkg = onboarded_package()
+    inst = new_instance(pkg, metadata={'a': 1})
+    lcm, _ = make_lcm()
+
+    op = run_op(lcm, inst, 'MODIFY_INFO', {'metadata': {
+        mgmt_base.DISRUPTION_ALLOWED: True, 'b': 2}})
+
+    assert op['operation_state'] == 'COMPLETED', op['error']
+    assert db.instance_get(inst['id'])['metadata'] == {'a': 1, 'b': 2}
+    assert op['changed_info'] == {'metadata': {'b': 2}}

@@ -77,6 +77,19 @@ def test_op_view():
                                                        'vnfInstance'}
 
 
+def test_op_view_shows_what_a_running_op_waits_for():
+    row = {'id': 'o1', 'operation_state': 'PROCESSING',
+           'vnf_instance_id': 'i1', 'operation': 'MODIFY_INFO',
+           'work': {'waiting': 'waiting for eviction of Pod ns/p',
+                    'snapshot': {'configs': {}}}}
+    assert op_occ.to_sol(row)['warnings'] == [
+        'waiting for eviction of Pod ns/p']
+    assert 'snapshot' not in str(op_occ.to_sol(row))
+    for state in ('FAILED_TEMP', 'COMPLETED'):
+        row['operation_state'] = state
+        assert 'warnings' not in op_occ.to_sol(row)
+
+
 def test_package_view():
     row = {'id': 'p1', 'onboarding_state': 'ERROR',
            'operational_state': 'DISABLED', 'usage_state': 'NOT_IN_USE',

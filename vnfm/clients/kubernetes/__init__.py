@@ -11,6 +11,7 @@ from vnfm.clients.kubernetes.client import KubeClient, ref
 from vnfm.clients.kubernetes.connection import VIM_TYPE
 from vnfm.clients.kubernetes.errors import (
     BadVimConnection,
+    EvictionBlocked,
     KubernetesConflict,
     KubernetesError,
     KubernetesForbidden,
@@ -29,6 +30,8 @@ from vnfm.clients.kubernetes.manifests import (
     owned_by,
 )
 from vnfm.clients.kubernetes.workloads import (
+    ForcedRollback,
+    ReadyCheck,
     delete_and_wait,
     list_pods,
     pods_of,
@@ -42,12 +45,15 @@ __all__ = [
     'VIM_TYPE',
     'WORKLOAD_KINDS',
     'BadVimConnection',
+    'EvictionBlocked',
+    'ForcedRollback',
     'KubeClient',
     'KubernetesConflict',
     'KubernetesError',
     'KubernetesForbidden',
     'KubernetesNotFound',
     'KubernetesUnreachable',
+    'ReadyCheck',
     'WorkloadFailed',
     'apply',
     'apply_order',

@@ -261,10 +261,20 @@ class KubeClient:
         )
 
     def evict_until(
-        self, name: str, namespace: str, grace_period: int, deadline: float
+        self,
+        name: str,
+        namespace: str,
+        grace_period: int,
+        deadline: float,
+        on_refused: Callable[[str], None] | None = None,
     ) -> None:
         """Evict a Pod, retrying a PodDisruptionBudget's 429 until
-        ``deadline`` (monotonic); a Pod already gone counts as evicted."""
+        ``deadline`` (monotonic) or ``[kubernetes] eviction_timeout``,
+        whichever is sooner, then EvictionBlocked; ``on_refused`` gets what
+        the eviction waits for after each refusal. A Pod already gone
+        counts as evicted."""
+        started = time.monotonic()
+        deadline = min(deadline, started + CONF.kubernetes.eviction_timeout)
         while True:
             try:
                 self.evict(name, namespace, grace_period)
@@ -272,8 +282,18 @@ class KubeClient:
             except errors.KubernetesNotFound:
                 return
             except errors.KubernetesError as e:
-                if e.http_status != 429 or time.monotonic() >= deadline:
+                if e.http_status != 429:
                     raise
+                waiting = _blocked(namespace, name, e)
+                if time.monotonic() >= deadline:
+                    blocked = errors.EvictionBlocked(
+                        f'{waiting[0].upper()}{waiting[1:]}: still refused '
+                        f'after {time.monotonic() - started:.0f} s.'
+                    )
+                    blocked.http_status, blocked.causes = 429, e.causes
+                    raise blocked from None
+                if on_refused is not None:
+                    on_refused(waiting)
                 _pause.wait(min(1.0, max(deadline - time.monotonic(), 0)))
 
     def open_watch(
@@ -316,6 +336,19 @@ def events(resp: Any) -> Iterator[dict[str, Any]]:
             line, buf = buf.split(b'\n', 1)
             if line.strip():
                 yield json.loads(line)
+
+
+def _blocked(namespace: str, name: str, err: errors.KubernetesError) -> str:
+    """What a refused eviction waits for, naming the budget."""
+    budget = errors.disruption_budget(err)
+    by = (
+        f'PodDisruptionBudget {namespace}/{budget}'
+        if budget
+        else 'a PodDisruptionBudget'
+    )
+    why = f" ({'; '.join(err.causes)})" if err.causes else ''
+    pod = f'Pod {namespace}/{name}'
+    return f'waiting for eviction of {pod}, blocked by {by}{why}'
 
 
 def _ns(res: Resource, namespace: str | None) -> str | None:

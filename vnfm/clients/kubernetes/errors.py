@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from vnfm.common import exceptions
@@ -15,6 +16,8 @@ class KubernetesError(exceptions.OperationFailed):
     http_status: int | None = (
         None  # the API server's answer, when there was one
     )
+    # The messages of the Status body's details.causes, when there were any.
+    causes: tuple[str, ...] = ()
 
 
 class KubernetesUnreachable(KubernetesError):
@@ -47,31 +50,74 @@ class WorkloadFailed(KubernetesError):
     title = 'Workload Failed'
 
 
+class EvictionBlocked(KubernetesError):
+    """A PodDisruptionBudget kept refusing a Pod's eviction."""
+
+    title = 'Eviction Blocked'
+
+
 class BadVimConnection(exceptions.BadRequest):
     """The vimConnectionInfo lacks what is needed to reach the cluster."""
 
 
-def api_message(body: Any) -> str:
-    """The ``message`` of a Kubernetes Status body, else the body."""
+def _decoded(body: Any) -> Any:
+    """A Status body parsed from JSON; text that is not JSON, as text."""
     if isinstance(body, bytes):
         body = body.decode('utf-8', 'replace')
     if isinstance(body, str):
         try:
-            body = json.loads(body)
+            return json.loads(body)
         except ValueError:
-            return body.strip()[:300]
+            return body
+    return body
+
+
+def api_message(body: Any) -> str:
+    """The ``message`` of a Kubernetes Status body, else the body."""
+    body = _decoded(body)
+    if isinstance(body, str):
+        return body.strip()[:300]
     if isinstance(body, dict):
         return str(body.get('message') or body.get('reason') or '')[:500]
     return ''
 
 
+def api_causes(body: Any) -> tuple[str, ...]:
+    """The messages of a Kubernetes Status body's ``details.causes``."""
+    body = _decoded(body)
+    details = body.get('details') if isinstance(body, dict) else None
+    causes = (details or {}).get('causes') or []
+    return tuple(
+        str(c.get('message'))[:300]
+        for c in causes
+        if isinstance(c, dict) and c.get('message')
+    )
+
+
 def from_status(status: int, body: Any, what: str) -> KubernetesError:
-    """The error for an HTTP error answer of the API server about ``what``."""
+    """The error for an HTTP error answer of the API server about ``what``
+    (the causes the server gave in parentheses)."""
     message = api_message(body) or 'no message'
+    causes = api_causes(body)
+    if causes:
+        message += f" ({'; '.join(causes)})"
     detail = f'Kubernetes API: {what}: HTTP {status}: {message}'
     err = _by_status(status, detail)
     err.http_status = status
+    err.causes = causes
     return err
+
+
+_BUDGET = re.compile(r'disruption budget (\S+?)[.,]?(\s|$)')
+
+
+def disruption_budget(err: KubernetesError) -> str | None:
+    """The PodDisruptionBudget an eviction's 429 names, if it names one."""
+    for text in (*err.causes, err.detail):
+        found = _BUDGET.search(text)
+        if found:
+            return found.group(1)
+    return None
 
 
 def _by_status(status: int, detail: str) -> KubernetesError:

@@ -3,11 +3,21 @@
 Waits are watch-driven (``Informer``): they return on the event that makes
 them true and fail at once on a Pod stuck in ImagePullBackOff, CrashLoopBackOff
 or the like, with ``Pod <name>: <Reason> (<message>)``.
+
+A rollback waits differently (``ForcedRollback``): once a workload's Pod
+template is reverted, a Pod made from the bad template is not a failure of
+the workload but something to remove. A StatefulSet never replaces a Pod
+that is not Running and Ready, whatever its template (Kubernetes documents
+the remedy as a "forced rollback": delete those Pods), and nothing replaces
+the Pods of an OnDelete workload or a ReplicaSet; so such Pods that are not
+Ready are deleted, and their controller creates them again from the
+reverted template. A Deployment's controller scales the bad ReplicaSet down
+by itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from vnfm.clients.kubernetes import errors, status
@@ -15,6 +25,9 @@ from vnfm.clients.kubernetes.client import KubeClient, ref
 from vnfm.clients.kubernetes.watcher import Informer, WatchSpec, key
 
 Obj = dict[str, Any]
+REVISION_LABEL = 'controller-revision-hash'
+DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision'
+_CONTAINER_LISTS = ('initContainers', 'containers')
 
 
 def _uid(obj: Obj) -> str:
@@ -66,6 +79,65 @@ def pods_of(workload: Obj, objects: Iterable[Obj]) -> list[Obj]:
     )
 
 
+def _observed(workload: Obj) -> bool:
+    meta, st = workload.get('metadata') or {}, workload.get('status') or {}
+    return int(st.get('observedGeneration') or 0) >= int(
+        meta.get('generation') or 0
+    )
+
+
+def _images(pod_spec: Obj) -> dict[str, str]:
+    return {
+        f"{lst}/{c.get('name')}": c.get('image', '')
+        for lst in _CONTAINER_LISTS
+        for c in pod_spec.get(lst) or []
+    }
+
+
+def _differs_from_template(workload: Obj, pod: Obj) -> bool:
+    """Images or vnfm's annotations of the Pod differ from the template's."""
+    template = (workload.get('spec') or {}).get('template') or {}
+    if _images(template.get('spec') or {}) != _images(pod.get('spec') or {}):
+        return True
+    want = (template.get('metadata') or {}).get('annotations') or {}
+    have = (pod.get('metadata') or {}).get('annotations') or {}
+    keys = {k for k in set(want) | set(have) if k.startswith('vnfm.io/')}
+    return any(want.get(k) != have.get(k) for k in keys)
+
+
+def outdated(workload: Obj, pod: Obj, objects: Iterable[Obj]) -> bool:
+    """Tell whether a Pod was made from a template its workload no longer
+    has (by controller revision where the kind has one)."""
+    kind, st = workload.get('kind'), workload.get('status') or {}
+    if kind == 'Pod':
+        return False
+    labels = (pod.get('metadata') or {}).get('labels') or {}
+    if kind == 'StatefulSet' and st.get('updateRevision'):
+        if _observed(workload) and REVISION_LABEL in labels:
+            return labels[REVISION_LABEL] != st['updateRevision']
+    if kind == 'Deployment':
+        want = _annotations(workload).get(DEPLOYMENT_REVISION)
+        owners = _owners(pod, objects)
+        if want and owners:
+            return all(
+                _annotations(rs).get(DEPLOYMENT_REVISION) != want
+                for rs in owners
+            )
+    return _differs_from_template(workload, pod)
+
+
+def _annotations(obj: Obj) -> dict[str, str]:
+    return (obj.get('metadata') or {}).get('annotations') or {}
+
+
+def _owners(pod: Obj, objects: Iterable[Obj]) -> list[Obj]:
+    uids = {
+        r.get('uid')
+        for r in (pod.get('metadata') or {}).get('ownerReferences') or []
+    }
+    return [o for o in objects if _uid(o) in uids]
+
+
 def desired_pods(workload: Obj) -> int | None:
     """How many Pods a ready workload has (None: not counted, e.g. Jobs)."""
     kind, spec = workload.get('kind'), workload.get('spec') or {}
@@ -100,11 +172,15 @@ class ReadyCheck:
         informer: Informer,
         workloads: list[Obj],
         absent_pods: Iterable[str] = (),
+        tolerate_outdated: bool = False,
     ) -> None:
         self.informer = informer
         self.keys = [key(w) for w in workloads]
         # uids, not names: a StatefulSet's new Pod has the old one's name.
         self.absent = set(absent_pods)
+        # A rollback: failing Pods of an older template are to be replaced,
+        # not a failure.
+        self.tolerate_outdated = tolerate_outdated
 
     def __call__(self) -> tuple[bool, str]:
         objects = list(self.informer.objects.values())
@@ -112,10 +188,12 @@ class ReadyCheck:
             live = self.informer.objects.get(k)
             if live is None:
                 return False, f'{k[0]} {k[1]}/{k[2]} does not exist yet'
+            if self.tolerate_outdated and not _observed(live):
+                return False, f'{ref(live)}: new generation not observed yet'
             pods = pods_of(live, objects)
             for pod in pods:
                 failure = status.pod_failure(pod)
-                if failure:
+                if failure and not self._tolerated(live, pod, objects):
                     raise errors.WorkloadFailed(f'{ref(live)}: {failure}')
             failure = (
                 status.job_failure(live) if live['kind'] == 'Job' else None
@@ -129,6 +207,11 @@ class ReadyCheck:
             if not ok:
                 return False, f'{ref(live)}: {why}'
         return True, ''
+
+    def _tolerated(self, live: Obj, pod: Obj, objects: list[Obj]) -> bool:
+        if _uid(pod) in self.absent:
+            return True
+        return self.tolerate_outdated and outdated(live, pod, objects)
 
     def _pods_ready(self, live: Obj, pods: list[Obj]) -> tuple[bool, str]:
         gone = [p for p in pods if _uid(p) in self.absent]
@@ -150,22 +233,78 @@ class ReadyCheck:
         return True, ''
 
 
+class ForcedRollback:
+    """Predicate of a rollback's wait: ``ReadyCheck`` that tolerates Pods of
+    an older template and deletes those not Ready (see the module)."""
+
+    def __init__(
+        self,
+        kube: KubeClient,
+        informer: Informer,
+        workloads: list[Obj],
+        grace_period: int | None = None,
+        absent_pods: Iterable[str] = (),
+    ) -> None:
+        self.kube, self.informer = kube, informer
+        self.grace_period = grace_period
+        self.ready = ReadyCheck(
+            informer, workloads, absent_pods, tolerate_outdated=True
+        )
+        self.deleted: set[str] = set()
+
+    def __call__(self) -> tuple[bool, str]:
+        objects = list(self.informer.objects.values())
+        for k in self.ready.keys:
+            live = self.informer.objects.get(k)
+            if live is None or live['kind'] in ('Deployment', 'Pod'):
+                continue
+            if not _observed(live):
+                continue
+            for pod in pods_of(live, objects):
+                self._remove_if_stuck(live, pod, objects)
+        return self.ready()
+
+    def _remove_if_stuck(
+        self, live: Obj, pod: Obj, objects: list[Obj]
+    ) -> None:
+        if _uid(pod) in self.deleted or status.pod(pod)[0]:
+            return
+        if not outdated(live, pod, objects):
+            return
+        meta = pod['metadata']
+        self.kube.delete(
+            'v1',
+            'Pod',
+            meta['name'],
+            meta.get('namespace'),
+            'Background',
+            self.grace_period,
+        )
+        self.deleted.add(_uid(pod))
+
+
 def wait_ready(
     kube: KubeClient,
     workloads: list[Obj],
     selector: str,
     deadline: float,
     absent_pods: Iterable[str] = (),
+    forced_rollback: bool = False,
 ) -> dict[tuple, list[Obj]]:
     """Wait until the workloads are ready, without the Pods whose uids are
-    ``absent_pods``; their Pods by workload key."""
+    ``absent_pods``; their Pods by workload key. ``forced_rollback``: the
+    templates were just reverted (see ``ForcedRollback``)."""
     workloads = [
         w for w in workloads if status.has_readiness(w.get('kind', ''))
     ]
     if not workloads:
         return {}
     with Informer(kube, watch_specs(workloads, selector)) as informer:
-        check = ReadyCheck(informer, workloads, absent_pods)
+        check: Callable[[], tuple[bool, str]] = (
+            ForcedRollback(kube, informer, workloads, None, absent_pods)
+            if forced_rollback
+            else ReadyCheck(informer, workloads, absent_pods)
+        )
         informer.wait(check, deadline, 'workloads to become ready')
         objects = list(informer.objects.values())
         return {

@@ -37,6 +37,13 @@ from vnfm.drivers.package_files import PackageFiles
 # the ``modify_information_end`` hook runs, it must change nothing and only
 # report (in changedInfo) what it would do; the instance is not changed.
 DRY_RUN = 'vnfm_dry_run'
+# ``"metadata": {"vnfm_disruption_allowed": true}`` (modify) or the same key
+# in ``additionalParams`` (other operations): the operator accepts the
+# disruption, so Pods are deleted rather than evicted, and no
+# PodDisruptionBudget holds them.
+DISRUPTION_ALLOWED = 'vnfm_disruption_allowed'
+# Flags of one request, never merged into the instance's metadata.
+REQUEST_FLAGS = (DRY_RUN, DISRUPTION_ALLOWED)
 
 CHANGE_KEYS = frozenset({
     'instantiatedVnfInfo', 'metadata', 'extensions',
@@ -69,11 +76,19 @@ class HookContext:
     # persisted by save_work().
     work: dict[str, Any] = dataclasses.field(default_factory=dict)
     persist: Callable[[], None] | None = None
+    # Shows (None: stops showing) what the hook waits for on the op
+    # occurrence while it runs.
+    progress: Callable[[str | None], None] | None = None
 
     def save_work(self) -> None:
         """Persist ``work`` now (no-op when the caller keeps none)."""
         if self.persist is not None:
             self.persist()
+
+    def show_waiting(self, message: str | None) -> None:
+        """Tell operators what the hook waits for (None: nothing now)."""
+        if self.progress is not None:
+            self.progress(message)
 
     def remaining(self) -> float:
         """Seconds left before the deadline; DeadlineExceeded if none."""
@@ -95,11 +110,20 @@ class HookResult:
         return dataclasses.asdict(self)
 
 
-def is_dry_run(request: dict[str, Any]) -> bool:
-    """Whether a modify request asks for a dry run."""
-    value = (request.get('metadata') or {}).get(DRY_RUN)
+def _true(value: Any) -> bool:
     return value is True or (isinstance(value, str)
                              and value.strip().lower() == 'true')
+
+
+def is_dry_run(request: dict[str, Any]) -> bool:
+    """Whether a modify request asks for a dry run."""
+    return _true((request.get('metadata') or {}).get(DRY_RUN))
+
+
+def is_disruption_allowed(request: dict[str, Any]) -> bool:
+    """Whether the request accepts disruption (delete, not evict, Pods)."""
+    return any(_true((request.get(k) or {}).get(DISRUPTION_ALLOWED))
+               for k in ('metadata', 'additionalParams'))
 
 
 def check_changes(where: str, changes: Any) -> dict[str, Any]:

@@ -1,4 +1,11 @@
-"""Change current VNF package: roll the VDU workloads to the new manifests."""
+"""Change current VNF package: roll the VDU workloads to the new manifests.
+
+Its rollback applies the source package's manifests again as a forced
+rollback (``k8s.ForcedRollback``): Pods made from the target package's
+templates that are not Ready are deleted, so a StatefulSet, which would
+wait for them forever, returns to its previous template with every Pod
+Ready.
+"""
 
 from __future__ import annotations
 
@@ -37,6 +44,7 @@ def _move(
     package: PackageFiles,
     files: list[str],
     work: Obj,
+    rollback: bool = False,
 ) -> base.InfraResult:
     """Apply a package's manifests to the instance; wait for rollouts."""
     instance_id = ctx.vnf_instance['id']
@@ -56,7 +64,12 @@ def _move(
         work.setdefault('resources', deployed.refs())
         common.apply_all(kube, deployed.objects, instance_id, work)
         pods = common.wait_ready(
-            ctx, kube, list(deployed.vdus.values()), instance_id, work
+            ctx,
+            kube,
+            list(deployed.vdus.values()),
+            instance_id,
+            work,
+            forced_rollback=rollback,
         )
         stale = [
             r for r in meta.get('resources') or [] if r not in deployed.refs()
@@ -125,6 +138,7 @@ def rollback_change_vnfpkg(ctx: base.InfraContext) -> base.InfraResult:
         ctx.package,
         source.get(resources.DEF_FILES) or [],
         {'rolled_back': True},
+        rollback=True,
     )
     result.work = {**ctx.work, **result.work}
     return result

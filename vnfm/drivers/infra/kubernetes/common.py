@@ -132,9 +132,11 @@ def wait_ready(
     instance_id: str,
     work: Obj,
     absent: list[str] | None = None,
+    forced_rollback: bool = False,
 ) -> dict[tuple, list[Obj]]:
     """wait_ready that raises PartialFailure (with work) on failure;
-    ``absent``: uids of Pods that must be gone."""
+    ``absent``: uids of Pods that must be gone; ``forced_rollback``: the
+    templates were just reverted (k8s.ForcedRollback)."""
     try:
         return k8s.wait_ready(
             kube,
@@ -142,6 +144,7 @@ def wait_ready(
             selector(instance_id),
             ready_deadline(ctx),
             absent or [],
+            forced_rollback,
         )
     except (
         exceptions.OperationFailed

@@ -11,6 +11,17 @@ resourceIds following the Pods), resourceChanges.affectedVnfcs, and in the
 op occurrence's ``changedInfo.metadata.vnfm_container_update`` the objects
 replaced and workloads restarted.
 
+**Disruption**: Pods are evicted, so PodDisruptionBudgets hold; an
+eviction still refused after ``[kubernetes] eviction_timeout`` fails the
+hook naming the Pod and the budget, and while it waits the op occurrence
+shows it in ``warnings``. ``"metadata": {"vnfm_disruption_allowed": true}``
+in the PATCH body accepts the disruption: Pods are deleted, not evicted.
+
+**Rollback** restores the recorded contents, images and annotations and
+removes the Pods made from the failed update's templates that are not
+Ready (a StatefulSet does not replace them by itself), so every workload
+returns to its previous template with all its Pods Ready.
+
 **Dry run**: ``"metadata": {"vnfm_dry_run": true}`` in the PATCH body. The
 hook then only plans and reports, in ``changedInfo.metadata.
 vnfm_container_update`` (with ``dryRun: true``), which objects would be
@@ -95,14 +106,17 @@ class _Update:
             ctx.deadline,
             time.monotonic() + CONF.mgmt_driver.container_update_timeout)
 
-    def execute(self, kube: k8s.KubeClient, plan: planner.Plan
-                ) -> dict[manifests.Key, list[str]]:
+    def execute(self, kube: k8s.KubeClient, plan: planner.Plan,
+                rollback: bool = False) -> dict[manifests.Key, list[str]]:
         """Replace configs, restart workloads; new Pod names by key."""
         for change in plan.configs:
             self.ctx.remaining()
             restart.apply_config(kube, change, self.instance_id,
                                  self.deadline)
-        runner = restart.Restarter(kube, self.instance_id, self.deadline)
+        runner = restart.Restarter(
+            kube, self.instance_id, self.deadline, rollback=rollback,
+            disruption_allowed=base.is_disruption_allowed(self.ctx.request),
+            show_waiting=self.ctx.show_waiting)
         return restart.pod_names(runner.run(plan))
 
     def changes(self, plan: planner.Plan,
@@ -157,7 +171,7 @@ class ContainerUpdateDriver(base.MgmtDriver):
                              _kinds(restored))
             plan = planner.plan(restored, restored, live)
             snapshot.restore_annotations(plan, ctx.work)
-            pods = update.execute(kube, plan)
+            pods = update.execute(kube, plan, rollback=True)
             requests = kube.requests
         changes = update.changes(plan, pods, requests)
         changes['changedInfo']['metadata'][REPORT]['rolledBack'] = True

@@ -6,15 +6,25 @@ the ``vnfm.io/config-hash`` annotation; the controllers roll natively),
 then the Pods of OnDelete workloads and ReplicaSets are evicted one at a
 time, each replacement Ready before the next eviction, then bare Pods are
 evicted and created again from the new manifest. Evictions honour
-PodDisruptionBudgets: a 429 is retried until the deadline. Readiness is
-watched, never polled, through one Informer for the whole update.
+PodDisruptionBudgets: a 429 is retried until ``[kubernetes]
+eviction_timeout`` (then the step fails naming the Pod and the budget),
+and meanwhile the op occurrence shows what it waits for. A request that
+accepts the disruption (``vnfm_disruption_allowed``) deletes the Pods
+instead. Readiness is watched, never polled, through one Informer for the
+whole update.
+
+A rollback is a forced rollback (``k8s.ForcedRollback``): Pods made from
+the template being reverted that are not Ready are deleted, not evicted,
+and are no failure while their controller replaces them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from vnfm.clients import kubernetes as k8s
+from vnfm.clients.kubernetes import status
 from vnfm.clients.kubernetes.watcher import Informer
 from vnfm.clients.kubernetes.workloads import ReadyCheck, watch_specs
 from vnfm.conf import CONF
@@ -73,15 +83,26 @@ def template_patch(change: WorkloadChange) -> Obj:
     return {'spec': {'template': {'metadata': meta, 'spec': spec}}}
 
 
+_ALLOW_HINT = (' To restart it anyway, accept the disruption: repeat the '
+               'request with "vnfm_disruption_allowed": true in its metadata '
+               '(the Pod is then deleted, not evicted).')
+
+
 class Restarter:
     """Restarts the workloads of a plan through one Informer."""
 
     def __init__(self, kube: k8s.KubeClient, instance_id: str,
-                 deadline: float) -> None:
+                 deadline: float, *, rollback: bool = False,
+                 disruption_allowed: bool = False,
+                 show_waiting: Callable[[str | None], None] | None = None
+                 ) -> None:
         self.kube = kube
         self.instance_id = instance_id
         self.selector = f'{k8s.INSTANCE_LABEL}={instance_id}'
         self.deadline = deadline
+        self.rollback = rollback
+        self.disruption_allowed = disruption_allowed
+        self.show_waiting = show_waiting or (lambda message: None)
         # Generation each patch produced: a wait must not judge an older
         # copy of the object that the watch has not replaced yet.
         self.generations: dict[tuple, int] = {}
@@ -119,7 +140,11 @@ class Restarter:
               gone: tuple[str, str, str] | None = None) -> None:
         """Wait until ``changes`` are ready (and Pod ``gone`` = (namespace,
         name, uid) no longer runs)."""
-        ready = ReadyCheck(informer, [_ref(c.key) for c in changes])
+        refs = [_ref(c.key) for c in changes]
+        ready = k8s.ForcedRollback(
+            self.kube, informer, refs,
+            CONF.kubernetes.graceful_termination_timeout) \
+            if self.rollback else ReadyCheck(informer, refs)
 
         def check() -> tuple[bool, str]:
             for c in changes:
@@ -140,25 +165,45 @@ class Restarter:
                       f"{', '.join(describe(c.key) for c in changes)} to "
                       'become ready')
 
-    def _evict(self, name: str, namespace: str) -> None:
-        self.kube.evict_until(
-            name, namespace, CONF.kubernetes.graceful_termination_timeout,
-            self.deadline)
+    def _remove(self, name: str, namespace: str, live: Obj | None) -> None:
+        """Evict a Pod; delete it when the request accepts the disruption
+        or, in a rollback, when it is not Ready (it serves nothing)."""
+        grace = CONF.kubernetes.graceful_termination_timeout
+        if self.disruption_allowed or (
+                self.rollback and live is not None
+                and not status.pod(live)[0]):
+            self.kube.delete('v1', 'Pod', name, namespace, 'Background',
+                             grace)
+            return
+        try:
+            self.kube.evict_until(name, namespace, grace, self.deadline,
+                                  self.show_waiting)
+        except k8s.EvictionBlocked as e:
+            raise k8s.EvictionBlocked(e.detail + _ALLOW_HINT) from None
+        finally:
+            self.show_waiting(None)
 
     def _evict_each(self, informer: Informer, c: WorkloadChange) -> None:
         # Highest name first, as a StatefulSet controller rolls (n-1 .. 0).
+        # uids now: a Pod replaced meanwhile (a StatefulSet's keeps its
+        # name) is not restarted twice.
+        ns = c.key[1]
+        planned = {pod: _uid(informer.objects.get(('Pod', ns, pod)))
+                   for pod in c.pods}
         for pod in sorted(c.pods, reverse=True):
-            live = informer.objects.get(('Pod', c.key[1], pod)) or {}
-            uid = (live.get('metadata') or {}).get('uid', '')
-            self._evict(pod, c.key[1])
-            self._wait(informer, [c], (c.key[1], pod, uid))
+            live = informer.objects.get(('Pod', ns, pod))
+            uid = _uid(live)
+            if live is None or uid != planned[pod]:
+                continue
+            self._remove(pod, ns, live)
+            self._wait(informer, [c], (ns, pod, uid))
 
     def _recreate(self, informer: Informer, c: WorkloadChange) -> None:
         kind, ns, name = c.key
         live = informer.objects.get(c.key)
         labels = ((live or {}).get('metadata') or {}).get('labels') or {}
         if live is not None:
-            self._evict(name, ns)
+            self._remove(name, ns, live)
             informer.wait(lambda: (c.key not in informer.objects,
                                    f'Pod {ns}/{name} still exists'),
                           self.deadline, f'Pod {ns}/{name} to be deleted')
@@ -171,6 +216,10 @@ class Restarter:
                                    content.HASH_ANNOTATION: c.config_hash}
         self.kube.create(body)
         self._wait(informer, [c])
+
+
+def _uid(obj: Obj | None) -> str:
+    return ((obj or {}).get('metadata') or {}).get('uid', '')
 
 
 def pod_names(pods: dict[tuple, list[Obj]]) -> dict[tuple, list[str]]:
