@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 import oslo_messaging
@@ -19,6 +20,7 @@ from vnfm.conductor import manager, packages, periodic, sync
 from vnfm.conductor.notifier import Notifier
 from vnfm.conductor.workers import WorkPool
 from vnfm.conf import CONF
+from vnfm.db import outbox
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.lcm.driver import LcmDriver
@@ -47,6 +49,7 @@ class ConductorService:
             topic=CONF.conductor.topic, server=self.host,
             version=manager.ConductorManager.RPC_API_VERSION)
         self._server = rpc.get_server(target, [self.manager], transport)
+        self._reap_after = 0.0  # time.monotonic() when reaping may resume
         self._stopping = threading.Event()
         self._stopped = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -109,11 +112,15 @@ class ConductorService:
 
     def recover(self) -> list[str]:
         """FAILED_TEMP the ops an earlier process of this host was running
-        (a restart); if the database cannot be reached now, their leases
-        expire and the reaper fails them instead."""
+        (a restart) and release its notification claims; if the database
+        cannot be reached now, their leases expire and the reaper fails
+        them instead."""
         try:
             recovered = periodic.recover(self.host, self.owner,
                                          timeutils.utcnow())
+            # Its notifications in flight are due again now, not when the
+            # claims of the dead process run out.
+            outbox.release_of_host(self.host, self.owner)
         except Exception:  # start-up goes on: the reaper is the fallback
             LOG.exception('Conductor %s could not look for the operations '
                           'of its earlier process', self.host)
@@ -134,10 +141,18 @@ class ConductorService:
     def sweep(self) -> None:
         """Reap dead conductors' ops; pick up lost casts."""
         now = timeutils.utcnow()
-        periodic.reap(now)
-        periodic.sweep_unclaimed(now, self._submit_op)
-        periodic.sweep_packages(now, self._submit_onboard)
-        self.notifier.purge(now)
+        try:
+            # Not within a lease of a failed sweep (the database was away):
+            # live conductors could not renew either and must catch up first.
+            if time.monotonic() >= self._reap_after:
+                periodic.reap(now)
+            periodic.sweep_unclaimed(now, self._submit_op)
+            periodic.sweep_packages(now, self._submit_onboard)
+            self.notifier.purge(now)
+        except Exception:
+            self._reap_after = (time.monotonic()
+                                + CONF.conductor.lease_seconds)
+            raise
 
     def notify(self) -> int:
         """Send the notifications due (the outbox)."""

@@ -275,8 +275,7 @@ def op_find_of_host(host: str, states: Iterable[str]) -> list[dict]:
     """Ops in ``states`` owned by any process of conductor ``host`` (owner
     ``host`` or ``host/<process>``)."""
     stmt = OPS.select().where(
-        sa.or_(OPS.c.owner == host,
-               OPS.c.owner.startswith(host + '/', autoescape=True)),
+        crud.owned_by_host(OPS.c.owner, host),
         OPS.c.operation_state.in_(list(states)))
     with session.reader() as conn:
         return [dict(r._mapping) for r in conn.execute(stmt)]

@@ -8,6 +8,7 @@ integration tests and benchmarks.
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import contextlib
 import ctypes
 import os
@@ -38,11 +39,26 @@ def _die_with_parent() -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+# The parent-death signal fires when the *thread* that forked the child
+# ends, not the process: children that must die with the test process are
+# forked by this thread, which lives as long as the process.
+_LAUNCHER = concurrent.futures.ThreadPoolExecutor(
+    1, thread_name_prefix="procs-launcher")
+
+
 def spawn(argv: Sequence[str], log_path: Path, *,
           env: dict[str, str] | None = None,
           die_with_parent: bool = False, user: str | None = None) -> int:
     """Start ``argv`` in a new session, output to ``log_path``; return its
     pid. ``user``: run as that account (the caller is root)."""
+    if die_with_parent:
+        return _LAUNCHER.submit(_spawn, argv, log_path, env, True,
+                                user).result()
+    return _spawn(argv, log_path, env, False, user)
+
+
+def _spawn(argv: Sequence[str], log_path: Path, env: dict[str, str] | None,
+           die_with_parent: bool, user: str | None) -> int:
     account = {}
     if user:
         entry = pwd.getpwnam(user)
@@ -244,10 +260,10 @@ def purge_queue(transport_url: str, queue: str) -> int:
             return -1
 
 
-def _pg_connect(dbname: str) -> Any:
+def _pg_connect(dbname: str, server_url: str = "") -> Any:
     import psycopg2  # only the harness needs it
 
-    url = parse.urlsplit(POSTGRES_URL)
+    url = parse.urlsplit(server_url or POSTGRES_URL)
     conn = psycopg2.connect(host=url.hostname, port=url.port or 5432,
                             user=url.username, password=url.password,
                             dbname=dbname)
@@ -255,20 +271,21 @@ def _pg_connect(dbname: str) -> Any:
     return conn
 
 
-def create_database(name: str) -> str:
-    """Create PostgreSQL database ``name``; return its SQLAlchemy URL."""
-    conn = _pg_connect("postgres")
+def create_database(name: str, server_url: str = "") -> str:
+    """Create PostgreSQL database ``name`` (on ``server_url``, default the
+    test server); return its SQLAlchemy URL."""
+    conn = _pg_connect("postgres", server_url)
     try:
         with conn.cursor() as cur:
             cur.execute(f'CREATE DATABASE "{name}"')
     finally:
         conn.close()
-    return f"{POSTGRES_URL}/{name}"
+    return f"{server_url or POSTGRES_URL}/{name}"
 
 
-def drop_database(name: str) -> None:
+def drop_database(name: str, server_url: str = "") -> None:
     """Drop PostgreSQL database ``name``, closing any session still on it."""
-    conn = _pg_connect("postgres")
+    conn = _pg_connect("postgres", server_url)
     try:
         with conn.cursor() as cur:
             cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -296,12 +313,17 @@ def ini(sections: dict[str, dict[str, object]]) -> str:
 
 
 class VnfmServices:
-    """vnfm-api and N vnfm-conductors on a fresh vhost and database."""
+    """vnfm-api and N vnfm-conductors on a fresh vhost and database; or on
+    the given ``transport_url`` and a fresh database of PostgreSQL server
+    ``postgres_url`` (private servers a test restarts)."""
 
     def __init__(self, workdir: Path, *,
                  conf: dict[str, dict[str, object]] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None,
+                 transport_url: str = "", postgres_url: str = "") -> None:
         self.workdir = Path(workdir)
+        self.given_transport_url = transport_url
+        self.postgres_url = postgres_url
         self.name = f"vnfmit_{uuid.uuid4().hex[:10]}"
         self.extra_conf = conf or {}
         self.env = {**os.environ, **(env or {})}
@@ -324,8 +346,9 @@ class VnfmServices:
         """Create the vhost and database, migrate, start the API and
         ``conductors`` conductors."""
         self.workdir.mkdir(parents=True, exist_ok=True)
-        self.transport_url = create_vhost(self.name)
-        self.db_url = create_database(self.name)
+        self.transport_url = (self.given_transport_url
+                              or create_vhost(self.name))
+        self.db_url = create_database(self.name, self.postgres_url)
         self.api_port = free_port()
         self._db_manage("upgrade", timeout=timeout)
         # Start-up is mostly imports: start everything, then wait.
@@ -341,7 +364,9 @@ class VnfmServices:
             "DEFAULT": {"host": host, "transport_url": self.transport_url,
                         "state_path": self.workdir / f"state-{host}"},
             "crypto": {"keys": self.crypto_key},
-            "database": {"connection": self.db_url},
+            # Each service's sessions carry its name (pg_stat_activity).
+            "database": {"connection": f"{self.db_url}?application_name="
+                                       f"{host}"},
             "api": {"host_ip": "127.0.0.1", "port": self.api_port},
             "conductor": dict(FAST_LEASES),
             "infra": {"enabled_infra_drivers": "noop"},
@@ -425,10 +450,11 @@ class VnfmServices:
         stop_all(list(self.pids.values()))
         if not self.transport_url:
             return
-        with contextlib.suppress(RuntimeError, OSError):
-            delete_vhost(self.name)
+        if not self.given_transport_url:
+            with contextlib.suppress(RuntimeError, OSError):
+                delete_vhost(self.name)
         with contextlib.suppress(psycopg2.Error):
-            drop_database(self.name)
+            drop_database(self.name, self.postgres_url)
 
     def log_tails(self, lines: int = 60) -> str:
         """The last ``lines`` of every service log, for failure reports."""
@@ -438,9 +464,14 @@ class VnfmServices:
                        + tail(path, lines))
         return "\n".join(out)
 
+    def db_connection(self) -> Any:
+        """A new psycopg2 connection (autocommit) to the services'
+        database."""
+        return _pg_connect(self.name, self.postgres_url)
+
     def sql(self, query: str, params: Sequence[object] = ()) -> list[tuple]:
         """Run ``query`` on the services' database; return its rows."""
-        conn = _pg_connect(self.name)
+        conn = self.db_connection()
         try:
             with conn.cursor() as cur:
                 cur.execute(query, params)

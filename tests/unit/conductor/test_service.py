@@ -11,6 +11,7 @@ import pytest
 from vnfm.common import context
 from vnfm.common import timeutils
 from vnfm.conductor import rpcapi
+from vnfm.conductor import service as service_module
 from vnfm.conductor.service import ConductorService
 from vnfm.conf import CONF
 from vnfm.db import api as db
@@ -104,3 +105,34 @@ def test_heartbeat_renews_only_the_ops_workers_run(conductor):
     assert db.op_get(running['id'])['lease_expires_at'] >= before[
         running['id']]
     assert service.lcm.running() == [running['id']]
+
+
+def test_after_a_failed_sweep_the_reaper_waits_one_lease(conductor, conf,
+                                                         monkeypatch):
+    """All conductors' heartbeats failed while the database was away:
+    reaping as soon as it is back would fail the live ones' ops."""
+    service, _ = conductor
+    conf('lease_seconds', 30, 'conductor')
+    clock = [1000.0]
+    monkeypatch.setattr(service_module.time, 'monotonic', lambda: clock[0])
+    reaped = []
+    monkeypatch.setattr(service_module.periodic, 'reap', reaped.append)
+    down = [True]
+
+    def sweep_unclaimed(now, submit):
+        if down[0]:
+            raise RuntimeError('database unreachable')
+        return []
+
+    monkeypatch.setattr(service_module.periodic, 'sweep_unclaimed',
+                        sweep_unclaimed)
+    with pytest.raises(RuntimeError):
+        service.sweep()
+    down[0] = False
+    clock[0] += 29
+    service.sweep()
+    assert len(reaped) == 1  # only the sweep that failed reaped
+
+    clock[0] += 1.5
+    service.sweep()
+    assert len(reaped) == 2
