@@ -1,5 +1,14 @@
 """What the conductor does on a timer: renew its leases, fail the ops of
-conductors that vanished, and pick up work whose cast was lost.
+conductors that vanished, and pick up work whose cast was lost; and, at
+start-up, fail what an earlier process of the same conductor left running.
+
+An op's owner is a conductor *process*: ``<host>/<random>`` (see
+``process_owner``), so a process renews only its own ops and a restarted
+conductor tells its predecessor's ops from its own. Two live processes
+with one host name (a misconfiguration: they also share an RPC queue) each
+keep only their own ops alive; the later one to start fails the earlier
+one's running ops as if it had restarted (the earlier one then stops
+them at its next write), and says so in its log.
 
 Each function takes ``now`` so tests can fake time.
 """
@@ -8,7 +17,8 @@ from __future__ import annotations
 
 import datetime
 import logging
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Collection
 
 from vnfm.common import exceptions
 from vnfm.common import timeutils
@@ -29,9 +39,24 @@ def _seconds(value: float) -> datetime.timedelta:
     return datetime.timedelta(seconds=value)
 
 
-def heartbeat(host: str, now: datetime.datetime) -> int:
-    """Renew the lease of every op ``host`` runs; how many."""
-    return db.op_renew_leases(host, lcm_driver.lease_until(now), ACTIVE)
+def process_owner(host: str) -> str:
+    """The owner id of a new conductor process of ``host``: the host name
+    and a random part, new at each start."""
+    # Not the pid: in a container every conductor is pid 1.
+    return f'{host}/{uuid.uuid4().hex[:12]}'
+
+
+def host_of(owner: str) -> str:
+    """The conductor host name in an owner id."""
+    return owner.split('/', 1)[0]
+
+
+def heartbeat(owner: str, op_ids: Collection[str],
+              now: datetime.datetime) -> int:
+    """Renew the leases of ``op_ids``, the ops this process's workers run
+    (and only while ``owner`` holds them); how many."""
+    return db.op_renew_leases(owner, op_ids, lcm_driver.lease_until(now),
+                              ACTIVE)
 
 
 def _fail_owned(op: dict, now: datetime.datetime, detail: str) -> bool:
@@ -53,30 +78,43 @@ def _fail_owned(op: dict, now: datetime.datetime, detail: str) -> bool:
     return True
 
 
+def _fail_each(ops: list[dict], now: datetime.datetime,
+               why: Callable[[dict], str]) -> list[str]:
+    """FAILED_TEMP each op still held as read, its detail ``why(op)``
+    followed by what the user can do; the ids failed."""
+    return [op['id'] for op in ops if _fail_owned(
+        op, now, f'{why(op)}; retry, rollback or fail it.')]
+
+
 def reap(now: datetime.datetime) -> list[str]:
     """FAILED_TEMP every op whose owner stopped renewing its lease."""
-    reaped = []
-    for op in db.op_find_expired(now, RUNNING):
-        expired = timeutils.isotime(op['lease_expires_at'])
-        detail = (f"Conductor {op['owner']} stopped renewing its lease on "
-                  f'this operation at {expired} '
-                  f"while it was {op['operation_state']}; retry, rollback or "
-                  'fail it.')
-        if _fail_owned(op, now, detail):
-            reaped.append(op['id'])
-    return reaped
+    return _fail_each(
+        db.op_find_expired(now, RUNNING), now, lambda op: (
+            f"Conductor {op['owner']} stopped renewing its lease on this "
+            f"operation at {timeutils.isotime(op['lease_expires_at'])} "
+            f"while it was {op['operation_state']}"))
 
 
-def release(host: str, now: datetime.datetime) -> list[str]:
-    """FAILED_TEMP the ops ``host`` still runs when it stops for good."""
-    released = []
-    for op in db.op_list({'owner': host, 'operation_state': list(RUNNING)}):
-        detail = (f'Conductor {host} was stopped at {timeutils.isotime(now)} '
-                  f"while the operation was {op['operation_state']}; retry, "
-                  'rollback or fail it.')
-        if _fail_owned(op, now, detail):
-            released.append(op['id'])
-    return released
+def release(owner: str, now: datetime.datetime) -> list[str]:
+    """FAILED_TEMP the ops this process (``owner``) still runs when it
+    stops for good."""
+    return _fail_each(
+        db.op_list({'owner': owner, 'operation_state': list(RUNNING)}), now,
+        lambda op: (f'Conductor {host_of(owner)} was stopped at '
+                    f'{timeutils.isotime(now)} while the operation was '
+                    f"{op['operation_state']}"))
+
+
+def recover(host: str, owner: str, now: datetime.datetime) -> list[str]:
+    """At the start of process ``owner``: FAILED_TEMP the ops an earlier
+    process of conductor ``host`` was running (it died; nobody renews them),
+    at once rather than when their lease runs out."""
+    left = [op for op in db.op_find_of_host(host, RUNNING)
+            if op['owner'] != owner]
+    return _fail_each(left, now, lambda op: (
+        f'Conductor {host} restarted at {timeutils.isotime(now)} while the '
+        f"operation was {op['operation_state']} (in its earlier process "
+        f"{op['owner']})"))
 
 
 def sweep_unclaimed(now: datetime.datetime,

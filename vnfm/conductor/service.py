@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 import oslo_messaging
@@ -19,6 +20,7 @@ from vnfm.conductor import manager, packages, periodic, sync
 from vnfm.conductor.notifier import Notifier
 from vnfm.conductor.workers import WorkPool
 from vnfm.conf import CONF
+from vnfm.db import outbox
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.lcm.driver import LcmDriver
@@ -34,23 +36,28 @@ class ConductorService:
                  infra: InfraDrivers | None = None,
                  mgmt: MgmtRunner | None = None) -> None:
         self.host = host or CONF.host
+        # What this process writes as the owner of the ops it runs.
+        self.owner = periodic.process_owner(self.host)
         infra = infra or InfraDrivers.load(CONF.infra.enabled_infra_drivers)
         mgmt = mgmt or MgmtRunner.load(
             CONF.mgmt_driver.enabled_builtin_drivers)
-        self.lcm = LcmDriver(self.host, infra, mgmt)
+        self.lcm = LcmDriver(self.owner, infra, mgmt)
         self.pool = WorkPool(CONF.conductor.workers)
         self.manager = manager.ConductorManager(self.lcm, self.pool)
-        self.notifier = Notifier(self.host)
+        self.notifier = Notifier(self.owner)
         target = oslo_messaging.Target(
             topic=CONF.conductor.topic, server=self.host,
             version=manager.ConductorManager.RPC_API_VERSION)
         self._server = rpc.get_server(target, [self.manager], transport)
+        self._reap_after = 0.0  # time.monotonic() when reaping may resume
         self._stopping = threading.Event()
         self._stopped = threading.Event()
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        """Start consuming and the periodic tasks."""
+        """Fail what an earlier process of this conductor left running,
+        then start consuming and the periodic tasks."""
+        self.recover()
         self._server.start()
         tasks = [('heartbeat', CONF.conductor.heartbeat_interval,
                   self.heartbeat),
@@ -64,8 +71,9 @@ class ConductorService:
                 name=f'vnfm-{name}', daemon=True)
             thread.start()
             self._threads.append(thread)
-        LOG.info('Conductor %s started (topic %s, %d workers)', self.host,
-                 CONF.conductor.topic, CONF.conductor.workers)
+        LOG.info('Conductor %s started as %s (topic %s, %d workers)',
+                 self.host, self.owner, CONF.conductor.topic,
+                 CONF.conductor.workers)
 
     def stop(self, timeout: float | None = None) -> bool:
         """Stop taking work, let running ops finish for up to ``timeout``
@@ -82,7 +90,7 @@ class ConductorService:
         # Returns when oslo.messaging's idle dispatch threads notice (~1 s).
         self._server.wait()
         if not finished:
-            released = periodic.release(self.host, timeutils.utcnow())
+            released = periodic.release(self.owner, timeutils.utcnow())
             LOG.warning('Conductor %s stopped with %d operations still '
                         'running: %s', self.host, len(released),
                         ', '.join(released))
@@ -102,17 +110,49 @@ class ConductorService:
             except Exception:  # thread boundary: log, try again next time
                 LOG.exception('Periodic task %s failed', task.__name__)
 
+    def recover(self) -> list[str]:
+        """FAILED_TEMP the ops an earlier process of this host was running
+        (a restart) and release its notification claims; if the database
+        cannot be reached now, their leases expire and the reaper fails
+        them instead."""
+        try:
+            recovered = periodic.recover(self.host, self.owner,
+                                         timeutils.utcnow())
+            # Its notifications in flight are due again now, not when the
+            # claims of the dead process run out.
+            outbox.release_of_host(self.host, self.owner)
+        except Exception:  # start-up goes on: the reaper is the fallback
+            LOG.exception('Conductor %s could not look for the operations '
+                          'of its earlier process', self.host)
+            return []
+        if recovered:
+            LOG.warning('Conductor %s restarted: failed the %d operations '
+                        'its earlier process was running: %s (if another '
+                        'live conductor uses host name %s, give each its '
+                        'own)', self.host, len(recovered),
+                        ', '.join(recovered), self.host)
+        return recovered
+
     def heartbeat(self) -> int:
-        """Renew this conductor's leases."""
-        return periodic.heartbeat(self.host, timeutils.utcnow())
+        """Renew the leases of the ops this process's workers run."""
+        return periodic.heartbeat(self.owner, self.lcm.running(),
+                                  timeutils.utcnow())
 
     def sweep(self) -> None:
         """Reap dead conductors' ops; pick up lost casts."""
         now = timeutils.utcnow()
-        periodic.reap(now)
-        periodic.sweep_unclaimed(now, self._submit_op)
-        periodic.sweep_packages(now, self._submit_onboard)
-        self.notifier.purge(now)
+        try:
+            # Not within a lease of a failed sweep (the database was away):
+            # live conductors could not renew either and must catch up first.
+            if time.monotonic() >= self._reap_after:
+                periodic.reap(now)
+            periodic.sweep_unclaimed(now, self._submit_op)
+            periodic.sweep_packages(now, self._submit_onboard)
+            self.notifier.purge(now)
+        except Exception:
+            self._reap_after = (time.monotonic()
+                                + CONF.conductor.lease_seconds)
+            raise
 
     def notify(self) -> int:
         """Send the notifications due (the outbox)."""

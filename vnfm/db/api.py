@@ -256,14 +256,29 @@ def op_update(op_id: str, values: dict, expected: dict | None = None,
         return op
 
 
-def op_renew_leases(owner: str, until: datetime.datetime,
-                    states: Iterable[str]) -> int:
-    """Extend the lease of every op ``owner`` holds in ``states``."""
+def op_renew_leases(owner: str, op_ids: Iterable[str],
+                    until: datetime.datetime, states: Iterable[str]) -> int:
+    """Extend the lease of the ops among ``op_ids`` that ``owner`` holds in
+    ``states``; how many."""
+    op_ids = list(op_ids)
+    if not op_ids:
+        return 0
     stmt = OPS.update().where(
-        OPS.c.owner == owner, OPS.c.operation_state.in_(list(states))
+        OPS.c.owner == owner, OPS.c.id.in_(op_ids),
+        OPS.c.operation_state.in_(list(states))
     ).values(lease_expires_at=until)
     with session.transaction() as conn:
         return conn.execute(stmt).rowcount
+
+
+def op_find_of_host(host: str, states: Iterable[str]) -> list[dict]:
+    """Ops in ``states`` owned by any process of conductor ``host`` (owner
+    ``host`` or ``host/<process>``)."""
+    stmt = OPS.select().where(
+        crud.owned_by_host(OPS.c.owner, host),
+        OPS.c.operation_state.in_(list(states)))
+    with session.reader() as conn:
+        return [dict(r._mapping) for r in conn.execute(stmt)]
 
 
 def op_find_expired(now: datetime.datetime,

@@ -143,3 +143,10 @@ def remove(table: sa.Table, id_: str, expected: dict | None = None) -> None:
     """Compare-and-set delete in its own transaction."""
     with session.transaction() as conn:
         delete(conn, table, id_, expected)
+
+
+def owned_by_host(owner: sa.Column, host: str) -> sa.ColumnElement[bool]:
+    """``owner`` names a process of conductor ``host``: ``host`` itself
+    (rows from before process ids) or ``host/<process>``."""
+    return sa.or_(owner == host,
+                  owner.startswith(host + '/', autoescape=True))

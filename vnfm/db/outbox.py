@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import sqlalchemy as sa
 
 from vnfm.common import timeutils
+from vnfm.db import crud
 from vnfm.db import models
 from vnfm.db import session
 
@@ -91,6 +92,18 @@ def _with_subscription(conn: sa.Connection, seq: int) -> dict | None:
             .where(_N.c.seq == seq))
     row = conn.execute(stmt).first()
     return dict(row._mapping) if row is not None else None
+
+
+def release_of_host(host: str, owner: str) -> int:
+    """Release the rows that processes of conductor ``host`` other than
+    ``owner`` claimed (a restart: the earlier process is gone); they are
+    due again at once. How many."""
+    stmt = (_N.update()
+            .where(_N.c.state == PENDING, _N.c.owner != owner,
+                   crud.owned_by_host(_N.c.owner, host))
+            .values(owner=None, lease_expires_at=None))
+    with session.transaction() as conn:
+        return conn.execute(stmt).rowcount
 
 
 def finish(seq: int, owner: str, values: dict) -> bool:

@@ -7,9 +7,12 @@ final or wait for a user (FAILED_TEMP): nothing runs.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
+import threading
 import time
+from collections.abc import Iterator
 
 from vnfm.common import exceptions
 from vnfm.common import timeutils
@@ -39,16 +42,39 @@ def lease_until(now: datetime.datetime | None = None) -> datetime.datetime:
 
 
 class LcmDriver:
-    """Runs op occurrences for the conductor ``host``."""
+    """Runs op occurrences as owner ``host`` (the owner id of this
+    conductor process) and knows which ones its workers are running."""
 
     def __init__(self, host: str, infra: InfraDrivers,
                  mgmt: MgmtRunner) -> None:
         self.host = host
         self.infra = infra
         self.mgmt = mgmt
+        self._running: set[str] = set()
+        self._lock = threading.Lock()
+
+    def running(self) -> list[str]:
+        """Ids of the ops a worker of this process is in (only their leases
+        are renewed)."""
+        with self._lock:
+            return list(self._running)
+
+    @contextlib.contextmanager
+    def _in_worker(self, op_id: str) -> Iterator[None]:
+        with self._lock:
+            self._running.add(op_id)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running.discard(op_id)
 
     def start(self, op_id: str) -> None:
         """Claim the op if nobody has it and run what its state calls for."""
+        with self._in_worker(op_id):
+            self._start(op_id)
+
+    def _start(self, op_id: str) -> None:
         op = db.op_get(op_id)
         if op['owner'] is not None or op['operation_state'] not in {
                 s.value for s in ACTIVE_OP_STATES}:

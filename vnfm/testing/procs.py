@@ -8,9 +8,11 @@ integration tests and benchmarks.
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import contextlib
 import ctypes
 import os
+import pwd
 import signal
 import socket
 import subprocess  # nosec B404 - launching our own test daemons
@@ -37,11 +39,31 @@ def _die_with_parent() -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+# The parent-death signal fires when the *thread* that forked the child
+# ends, not the process: children that must die with the test process are
+# forked by this thread, which lives as long as the process.
+_LAUNCHER = concurrent.futures.ThreadPoolExecutor(
+    1, thread_name_prefix="procs-launcher")
+
+
 def spawn(argv: Sequence[str], log_path: Path, *,
           env: dict[str, str] | None = None,
-          die_with_parent: bool = False) -> int:
+          die_with_parent: bool = False, user: str | None = None) -> int:
     """Start ``argv`` in a new session, output to ``log_path``; return its
-    pid."""
+    pid. ``user``: run as that account (the caller is root)."""
+    if die_with_parent:
+        return _LAUNCHER.submit(_spawn, argv, log_path, env, True,
+                                user).result()
+    return _spawn(argv, log_path, env, False, user)
+
+
+def _spawn(argv: Sequence[str], log_path: Path, env: dict[str, str] | None,
+           die_with_parent: bool, user: str | None) -> int:
+    account = {}
+    if user:
+        entry = pwd.getpwnam(user)
+        account = {"user": entry.pw_uid, "group": entry.pw_gid,
+                   "extra_groups": []}
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(  # nosec B603 - fixed argv, no shell
             list(argv),
@@ -50,7 +72,9 @@ def spawn(argv: Sequence[str], log_path: Path, *,
             stderr=subprocess.STDOUT,
             start_new_session=True,
             env=env,
+            # Runs after the switch to ``user``, which would clear it.
             preexec_fn=_die_with_parent if die_with_parent else None,  # noqa: PLW1509
+            **account,
         )
     # The child is reaped by stop()/is_running(); keep no Popen handle around.
     proc.returncode = 0
@@ -121,6 +145,36 @@ def wait_for(
         time.sleep(interval)
 
 
+def kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
+    """Send ``sig`` to the process group led by ``pid``; wait until the
+    leader is gone."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, sig)
+    if not wait_for(lambda: not is_running(pid), 10.0, interval=0.05):
+        raise RuntimeError(f"pid {pid} survived signal {sig}")
+
+
+def tail(path: Path, lines: int = 60) -> str:
+    """The last ``lines`` of the text file ``path`` ('' if unreadable)."""
+    try:
+        return "\n".join(
+            path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def api_answers(api_url: str) -> bool:
+    """Whether vnfm-api at ``api_url`` answers its version query."""
+    import requests  # only the harness needs it
+
+    try:
+        r = requests.get(f"{api_url}/vnflcm/v2/api_versions",
+                         headers={"Version": "2.0.0"}, timeout=2)
+    except requests.ConnectionError:
+        return False
+    return r.status_code == 200
+
+
 def rss_kib(pid: int) -> int:
     """Resident memory of ``pid`` in KiB, 0 if it is gone."""
     try:
@@ -143,6 +197,11 @@ POSTGRES_URL = os.environ.get(
 CONDUCTOR_TOPIC = "vnfm-conductor"
 # [outbound] allowed_networks that opens loopback to the services.
 LOOPBACK = "127.0.0.0/8,::1/128"
+# [conductor] options of test services: a dead conductor's ops fail within
+# seconds.
+FAST_LEASES: dict[str, object] = {
+    "lease_seconds": 4, "heartbeat_interval": 1, "sweep_interval": 0.5,
+    "unclaimed_grace_seconds": 2, "graceful_shutdown_timeout": 3}
 
 
 def _rabbitmqctl(*args: str) -> str:
@@ -224,10 +283,10 @@ def drain_queue(transport_url: str, queue: str) -> list[str]:
     return bodies
 
 
-def _pg_connect(dbname: str) -> Any:
+def _pg_connect(dbname: str, server_url: str = "") -> Any:
     import psycopg2  # only the harness needs it
 
-    url = parse.urlsplit(POSTGRES_URL)
+    url = parse.urlsplit(server_url or POSTGRES_URL)
     conn = psycopg2.connect(host=url.hostname, port=url.port or 5432,
                             user=url.username, password=url.password,
                             dbname=dbname)
@@ -235,20 +294,21 @@ def _pg_connect(dbname: str) -> Any:
     return conn
 
 
-def create_database(name: str) -> str:
-    """Create PostgreSQL database ``name``; return its SQLAlchemy URL."""
-    conn = _pg_connect("postgres")
+def create_database(name: str, server_url: str = "") -> str:
+    """Create PostgreSQL database ``name`` (on ``server_url``, default the
+    test server); return its SQLAlchemy URL."""
+    conn = _pg_connect("postgres", server_url)
     try:
         with conn.cursor() as cur:
             cur.execute(f'CREATE DATABASE "{name}"')
     finally:
         conn.close()
-    return f"{POSTGRES_URL}/{name}"
+    return f"{server_url or POSTGRES_URL}/{name}"
 
 
-def drop_database(name: str) -> None:
+def drop_database(name: str, server_url: str = "") -> None:
     """Drop PostgreSQL database ``name``, closing any session still on it."""
-    conn = _pg_connect("postgres")
+    conn = _pg_connect("postgres", server_url)
     try:
         with conn.cursor() as cur:
             cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -256,7 +316,8 @@ def drop_database(name: str) -> None:
         conn.close()
 
 
-def _bin(name: str) -> str:
+def bin_path(name: str) -> str:
+    """The console script ``name`` of the running venv."""
     path = os.path.join(sys.prefix, "bin", name)
     if not os.path.exists(path):
         raise RuntimeError(
@@ -264,7 +325,8 @@ def _bin(name: str) -> str:
     return path
 
 
-def _ini(sections: dict[str, dict[str, object]]) -> str:
+def ini(sections: dict[str, dict[str, object]]) -> str:
+    """An INI file's text from {section: {option: value}}."""
     lines: list[str] = []
     for section, opts in sections.items():
         lines.append(f"[{section}]")
@@ -274,12 +336,17 @@ def _ini(sections: dict[str, dict[str, object]]) -> str:
 
 
 class VnfmServices:
-    """vnfm-api and N vnfm-conductors on a fresh vhost and database."""
+    """vnfm-api and N vnfm-conductors on a fresh vhost and database; or on
+    the given ``transport_url`` and a fresh database of PostgreSQL server
+    ``postgres_url`` (private servers a test restarts)."""
 
     def __init__(self, workdir: Path, *,
                  conf: dict[str, dict[str, object]] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None,
+                 transport_url: str = "", postgres_url: str = "") -> None:
         self.workdir = Path(workdir)
+        self.given_transport_url = transport_url
+        self.postgres_url = postgres_url
         self.name = f"vnfmit_{uuid.uuid4().hex[:10]}"
         self.extra_conf = conf or {}
         self.env = {**os.environ, **(env or {})}
@@ -302,12 +369,13 @@ class VnfmServices:
         """Create the vhost and database, migrate, start the API and
         ``conductors`` conductors."""
         self.workdir.mkdir(parents=True, exist_ok=True)
-        self.transport_url = create_vhost(self.name)
-        self.db_url = create_database(self.name)
+        self.transport_url = (self.given_transport_url
+                              or create_vhost(self.name))
+        self.db_url = create_database(self.name, self.postgres_url)
         self.api_port = free_port()
         self._db_manage("upgrade", timeout=timeout)
         # Start-up is mostly imports: start everything, then wait.
-        self._spawn("api", [_bin("vnfm-api"), "--config-file",
+        self._spawn("api", [bin_path("vnfm-api"), "--config-file",
                             str(self.config_file("api"))])
         self.start_conductors(conductors, timeout=timeout)
         self._wait("api", self._api_answers, timeout)
@@ -319,11 +387,11 @@ class VnfmServices:
             "DEFAULT": {"host": host, "transport_url": self.transport_url,
                         "state_path": self.workdir / f"state-{host}"},
             "crypto": {"keys": self.crypto_key},
-            "database": {"connection": self.db_url},
+            # Each service's sessions carry its name (pg_stat_activity).
+            "database": {"connection": f"{self.db_url}?application_name="
+                                       f"{host}"},
             "api": {"host_ip": "127.0.0.1", "port": self.api_port},
-            "conductor": {"lease_seconds": 4, "heartbeat_interval": 1,
-                          "sweep_interval": 0.5, "unclaimed_grace_seconds": 2,
-                          "graceful_shutdown_timeout": 3},
+            "conductor": dict(FAST_LEASES),
             "infra": {"enabled_infra_drivers": "noop"},
             "mgmt_driver": {"script_timeout": 60},
             # The tests' notification receivers and download servers are on
@@ -333,14 +401,14 @@ class VnfmServices:
         for section, opts in self.extra_conf.items():
             sections.setdefault(section, {}).update(opts)
         path = self.workdir / f"{host}.conf"
-        path.write_text(_ini(sections))
+        path.write_text(ini(sections))
         return path
 
     def _db_manage(self, *args: str, timeout: float) -> None:
         log = self.workdir / "db-manage.log"
         self.logs["db-manage"] = log
         with open(log, "ab") as out:
-            argv = [_bin("vnfm-db-manage"), "--config-file",
+            argv = [bin_path("vnfm-db-manage"), "--config-file",
                     str(self.config_file("db-manage")), *args]
             rc = subprocess.run(  # nosec B603 - fixed argv
                 argv, stdout=out, stderr=subprocess.STDOUT, env=self.env,
@@ -368,31 +436,24 @@ class VnfmServices:
                                + self.log_tails())
 
     def _api_answers(self) -> bool:
-        import requests
+        return api_answers(self.api_url)
 
-        try:
-            r = requests.get(f"{self.api_url}/vnflcm/v2/api_versions",
-                             headers={"Version": "2.0.0"}, timeout=2)
-        except requests.ConnectionError:
-            return False
-        return r.status_code == 200
-
-    def start_conductors(self, n: int = 1, timeout: float = 60.0
-                         ) -> list[str]:
-        """Start ``n`` vnfm-conductors (named conductor-N); wait until each
+    def start_conductors(self, n: int = 1, timeout: float = 60.0,
+                         hosts: Sequence[str] = ()) -> list[str]:
+        """Start ``n`` vnfm-conductors (named conductor-N), or one per name
+        in ``hosts`` (a restart: the same name again); wait until each
         consumes its queue (a cast to an undeclared queue is dropped)."""
-        hosts = []
-        for _ in range(n):
-            self._seq += 1
-            host = f"conductor-{self._seq}"
-            self._spawn(host, [_bin("vnfm-conductor"), "--config-file",
+        if not hosts:
+            hosts = [f"conductor-{self._seq + i + 1}" for i in range(n)]
+            self._seq += n
+        for host in hosts:
+            self._spawn(host, [bin_path("vnfm-conductor"), "--config-file",
                                str(self.config_file(host))])
-            hosts.append(host)
         for host in hosts:
             queue = f"{CONDUCTOR_TOPIC}.{host}"
             self._wait(host, lambda q=queue: (queue_info(
                 self.transport_url, q) or (0, 0))[1] > 0, timeout)
-        return hosts
+        return list(hosts)
 
     def conductors(self) -> list[str]:
         """Hosts of the conductors running now."""
@@ -402,11 +463,7 @@ class VnfmServices:
     def kill(self, service: str, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to the process group of ``service``; wait until it
         is gone."""
-        pid = self.pids[service]
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, sig)
-        if not wait_for(lambda: not is_running(pid), 10.0, interval=0.05):
-            raise RuntimeError(f"{service} (pid {pid}) survived signal {sig}")
+        kill_group(self.pids[service], sig)
 
     def terminate(self, *services: str) -> None:
         """Stop ``services`` gracefully (SIGTERM), all at once."""
@@ -419,25 +476,28 @@ class VnfmServices:
         stop_all(list(self.pids.values()))
         if not self.transport_url:
             return
-        with contextlib.suppress(RuntimeError, OSError):
-            delete_vhost(self.name)
+        if not self.given_transport_url:
+            with contextlib.suppress(RuntimeError, OSError):
+                delete_vhost(self.name)
         with contextlib.suppress(psycopg2.Error):
-            drop_database(self.name)
+            drop_database(self.name, self.postgres_url)
 
     def log_tails(self, lines: int = 60) -> str:
         """The last ``lines`` of every service log, for failure reports."""
         out = []
         for service, path in self.logs.items():
-            try:
-                tail = path.read_text(errors="replace").splitlines()[-lines:]
-            except OSError:
-                continue
-            out.append(f"----- {service} ({path}) -----\n" + "\n".join(tail))
+            out.append(f"----- {service} ({path}) -----\n"
+                       + tail(path, lines))
         return "\n".join(out)
+
+    def db_connection(self) -> Any:
+        """A new psycopg2 connection (autocommit) to the services'
+        database."""
+        return _pg_connect(self.name, self.postgres_url)
 
     def sql(self, query: str, params: Sequence[object] = ()) -> list[tuple]:
         """Run ``query`` on the services' database; return its rows."""
-        conn = _pg_connect(self.name)
+        conn = self.db_connection()
         try:
             with conn.cursor() as cur:
                 cur.execute(query, params)

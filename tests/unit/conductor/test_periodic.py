@@ -30,15 +30,51 @@ def owned_op(owner, lease_expires_at, state='PROCESSING'):
         'lease_expires_at': lease_expires_at})
 
 
-def test_heartbeat_renews_only_own_leases(db_url, conf):
+def test_heartbeat_renews_only_the_ops_this_process_runs(db_url, conf):
     conf('lease_seconds', 30, 'conductor')
-    mine = owned_op('c1', T0)
-    other = owned_op('c2', T0)
+    running = owned_op('c1/p2', T0)
+    # Left by an earlier process of c1, by another process named c1, and by
+    # another conductor: none of them this process's to keep alive.
+    orphan = owned_op('c1/p1', T0)
+    twin = owned_op('c1/p3', T0)
+    other = owned_op('c2/p1', T0)
 
-    assert periodic.heartbeat('c1', T0 + seconds(5)) == 1
+    renewed = periodic.heartbeat('c1/p2', [running['id'], orphan['id']],
+                                 T0 + seconds(5))
 
-    assert db.op_get(mine['id'])['lease_expires_at'] == T0 + seconds(35)
-    assert db.op_get(other['id'])['lease_expires_at'] == T0
+    assert renewed == 1
+    assert db.op_get(running['id'])['lease_expires_at'] == T0 + seconds(35)
+    for op in (orphan, twin, other):
+        assert db.op_get(op['id'])['lease_expires_at'] == T0
+
+
+def test_recover_fails_what_an_earlier_process_of_the_host_left(db_url):
+    legacy = owned_op('c1', T0 + seconds(30))  # owner before process ids
+    earlier = owned_op('c1/p1', T0 + seconds(30), state='ROLLING_BACK')
+    mine = owned_op('c1/p2', T0 + seconds(30))
+    others = [owned_op('c10/p1', T0 + seconds(30)),
+              owned_op('c2/p1', T0 + seconds(30))]
+
+    failed = periodic.recover('c1', 'c1/p2', T0)
+
+    assert sorted(failed) == sorted([legacy['id'], earlier['id']])
+    earlier = db.op_get(earlier['id'])
+    assert earlier['operation_state'] == 'FAILED_TEMP'
+    assert earlier['owner'] is None
+    assert earlier['error']['detail'] == (
+        'Conductor c1 restarted at 2030-01-01T12:00:00.000000Z while the '
+        'operation was ROLLING_BACK (in its earlier process c1/p1); retry, '
+        'rollback or fail it.')
+    assert db.op_get(legacy['id'])['operation_state'] == 'FAILED_TEMP'
+    for op in (mine, *others):
+        assert db.op_get(op['id'])['operation_state'] == 'PROCESSING'
+
+
+def test_conductor_process_owner_names_its_host():
+    owner = periodic.process_owner('c1')
+    assert owner.startswith('c1/') and owner != periodic.process_owner('c1')
+    assert periodic.host_of(owner) == 'c1'
+    assert periodic.host_of('c1') == 'c1'
 
 
 def test_reaper_fails_ops_of_dead_conductor_only(db_url):
@@ -72,7 +108,7 @@ def test_reaper_fails_a_rollback_too(db_url):
 def test_reaper_leaves_an_op_renewed_meanwhile(db_url):
     op = owned_op('c2', T0)
     stale = db.op_get(op['id'])
-    periodic.heartbeat('c2', T0)  # c2 is alive after all
+    periodic.heartbeat('c2', [op['id']], T0)  # c2 is alive after all
 
     assert periodic._fail_owned(stale, T0 + seconds(1), 'x') is False
     assert db.op_get(op['id'])['operation_state'] == 'PROCESSING'

@@ -115,7 +115,7 @@ def test_stop_lets_running_op_finish(bus):
     op = new_op(inst, 'INSTANTIATE', instantiate_params(
         additionalParams={'hook_sleep': {'instantiate_end': 0.5}}))
     client.start_lcm_op(context.get_admin_context(), op['id'])
-    wait_for(lambda: db.op_get(op['id'])['owner'] == 'c1')
+    wait_for(lambda: db.op_get(op['id'])['owner'] == service.owner)
 
     assert service.stop(timeout=10) is True
 

@@ -224,7 +224,8 @@ def test_expired_leases_and_unclaimed_ops(db_backend):
 
     expired = api.op_find_expired(now + datetime.timedelta(seconds=1),
                                   ['PROCESSING'])
-    renewed = api.op_renew_leases('c1', now + datetime.timedelta(minutes=1),
+    renewed = api.op_renew_leases('c1', [owned['id'], waiting['id']],
+                                  now + datetime.timedelta(minutes=1),
                                   ['PROCESSING'])
     unclaimed = api.op_find_unclaimed(now + datetime.timedelta(seconds=1),
                                       ['STARTING'])
@@ -234,6 +235,22 @@ def test_expired_leases_and_unclaimed_ops(db_backend):
     assert api.op_find_expired(now + datetime.timedelta(seconds=1),
                                ['PROCESSING']) == []
     assert [o['id'] for o in unclaimed] == [waiting['id']]
+
+
+def test_ops_of_a_host_name_match_it_exactly(db_backend):
+    owners = ['c_1', 'c_1/p1', 'c_1/p2', 'cx1/p1', 'c_10/p1', 'c%/p1']
+    ops = {}
+    for owner in owners:
+        op = _op(_instance()['id'])
+        ops[owner] = api.op_update(op['id'], {
+            'owner': owner, 'operation_state': 'PROCESSING'})['id']
+
+    found = api.op_find_of_host('c_1', ['PROCESSING'])
+
+    assert sorted(o['owner'] for o in found) == ['c_1', 'c_1/p1', 'c_1/p2']
+    assert [o['owner'] for o in api.op_find_of_host('c%', ['PROCESSING'])
+            ] == ['c%/p1']
+    assert api.op_find_of_host('c_1', ['ROLLING_BACK']) == []
 
 
 def test_vim_name_is_unique_per_project(db_backend):

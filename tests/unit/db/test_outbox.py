@@ -189,6 +189,23 @@ def test_expired_claim_is_taken_over_and_the_loser_records_nothing(
                          {'state': outbox.DELIVERED, 'finished_at': T0})
 
 
+def test_restart_releases_the_claims_of_the_earlier_process(db_backend):
+    a, b = _subscription(), _subscription()
+    _add(_note(a, 'a1'), _note(b, 'b1'))
+    [earlier] = outbox.claim_due('c1/p1', T0, T0 + _seconds(120), limit=1)
+    [other] = outbox.claim_due('c2/p1', T0, T0 + _seconds(120), limit=1)
+
+    assert outbox.release_of_host('c1', 'c1/p2') == 1
+
+    # Due again at once, not when the dead process's lease runs out.
+    [again] = outbox.claim_due('c1/p2', T0 + _seconds(1), T0 + _seconds(60),
+                               limit=10)
+    assert again['seq'] == earlier['seq']
+    assert outbox.release_of_host('c1', 'c1/p2') == 0  # not its own
+    assert outbox.notification_list({'seq': other['seq']})[0]['owner'] == (
+        'c2/p1')
+
+
 def test_concurrent_claimers_never_share_a_row(db_backend):
     subs = [_subscription() for _ in range(12)]
     _add(*[_note(s, str(i)) for i, s in enumerate(subs)])
