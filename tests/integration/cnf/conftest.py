@@ -22,7 +22,7 @@ from vnfm.testing.client import TackerClient
 from vnfm.testing.cluster import LocalCluster
 from vnfm.testing.fixtures import local_k8s  # noqa: F401
 
-from ..conftest import Api, running
+from ..conftest import Api, running, wait_for
 
 SAMPLES = Path(__file__).resolve().parents[3] / 'samples' / 'packages'
 V1_VNFD_ID = '7c2a4d1e-3b5f-4e8a-9c61-2f0d8e4b5a10'
@@ -32,6 +32,8 @@ DEF_FILES = [f'Files/kubernetes/{n}.yaml'
              for n in ('configmap', 'secret', 'service', 'deployment', 'pod')]
 # The simulated kubelet fails to pull images matching this (cluster.py).
 BAD_IMAGE = 'no-such-image:1.0'
+# Seed 003's second package (cnf_update_v2).
+V2_DESCRIPTOR = 'a0f3c6d2-1b7e-4c59-8e2a-3d4f5b6c7e02'
 
 
 def _variant(src: Path, dst: Path, vnfd_id: str,
@@ -240,3 +242,60 @@ def inline_vim(cluster: LocalCluster) -> dict:
             'interfaceInfo': {'endpoint': cluster.endpoint,
                               'ssl_ca_cert': cluster.ca_cert_path.read_text()},
             'accessInfo': {'bearer_token': cluster.admin_token}}
+
+
+# Seed 003's packages and VIM, onboarded once for every module that uses
+# them (a vnfdId can be onboarded only once).
+def _v3(root: Path) -> Path:
+    """v2 with its own vnfdId whose vdu1-update image cannot be pulled."""
+    dst = root / 'cnf_update_v3'
+    shutil.copytree(SAMPLES / 'cnf_update_v2', dst)
+    vnfd_id = str(uuid.uuid4())
+    for path in (dst / 'Definitions').glob('*.yaml'):
+        path.write_text(path.read_text().replace(V2_DESCRIPTOR, vnfd_id))
+    dep = dst / 'Files' / 'kubernetes' / 'deployment.yaml'
+    text = dep.read_text()
+    assert text.count('image: cirros') == 1
+    dep.write_text(text.replace('image: cirros', f'image: {BAD_IMAGE}'))
+    return dst
+
+
+@pytest.fixture(scope='session')
+def update_pkgs(cnf_client: TackerClient, cnf_api: Api,
+                tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """VnfPkgInfo by name of the seed 003 packages: v1 and v2 onboarded
+    with ``openstack vnf package create/upload``, v3 by raw HTTP."""
+    root = tmp_path_factory.mktemp('cnf-update')
+    out = {}
+    for name, src in (('v1', SAMPLES / 'cnf_update_v1'),
+                      ('v2', SAMPLES / 'cnf_update_v2'), ('v3', _v3(root))):
+        zip_path = root / f'{name}.zip'
+        zip_path.write_bytes(build_csar(str(src)))
+        if name == 'v3':
+            out[name] = cnf_api.onboard(zip_path)
+            continue
+        pkg_id = cnf_client.pkg_json('create')['ID']
+        assert pkg_id in cnf_client.pkg('upload', pkg_id, '--path',
+                                        str(zip_path))
+        out[name] = wait_for(lambda: _onboarded(cnf_api, pkg_id), 30,
+                             f'package {name} ONBOARDED')
+    return out
+
+
+def _onboarded(api: Api, pkg_id: str) -> dict | None:
+    info = api.request('GET', f'/vnfpkgm/v1/vnf_packages/{pkg_id}',
+                       version=None).json()
+    assert info['onboardingState'] != 'ERROR', info
+    return info if info['onboardingState'] == 'ONBOARDED' else None
+
+
+@pytest.fixture(scope='session')
+def k8s_vim(cnf_client: TackerClient, cnf_api: Api,
+            local_k8s: LocalCluster,  # noqa: F811
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The local cluster registered with ``openstack vim register``."""
+    path = vim_yaml(local_k8s, tmp_path_factory.mktemp('vim') / 'vim.yaml')
+    vim = cnf_client.json('vim', 'register', '--config-file', str(path),
+                          f'k8s-update-{uuid.uuid4().hex[:8]}')
+    yield vim['id']
+    cnf_api.request('DELETE', f"/v1.0/vims/{vim['id']}", version=None)

@@ -19,24 +19,19 @@ scenario does not name go through raw HTTP.
 from __future__ import annotations
 
 import base64
-import shutil
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from vnfm.csar.build import build_csar
-from vnfm.testing.client import TackerClient
 
-from ..conftest import Api, wait_for
-from .conftest import (BAD_IMAGE, K8S_VIM_TYPE, SAMPLES, CnfInstance,
-                       pods_of, vim_yaml, vnfcs_of, write_json)
+from ..conftest import Api
+from .conftest import (K8S_VIM_TYPE, CnfInstance,
+                       pods_of, vnfcs_of, write_json)
 
 pytestmark = pytest.mark.timeout(180)
 
-V2_DESCRIPTOR = 'a0f3c6d2-1b7e-4c59-8e2a-3d4f5b6c7e02'
 DEF_FILES = [f'Files/kubernetes/{n}.yaml' for n in (
     'configmap_1', 'configmap_3', 'secret_1', 'secret_3', 'pod_env',
     'pod_volume', 'deployment', 'replicaset', 'daemonset')]
@@ -58,60 +53,6 @@ V1_CM = 'configmap data\nfoo\nbar\n'
 V2_CM = 'configmap2 data2\nfoo2\nbar2\n'
 REPORT = 'vnfm_container_update'
 Obj = dict[str, Any]
-
-
-def _v3(root: Path) -> Path:
-    """v2 with its own vnfdId whose vdu1-update image cannot be pulled."""
-    dst = root / 'cnf_update_v3'
-    shutil.copytree(SAMPLES / 'cnf_update_v2', dst)
-    vnfd_id = str(uuid.uuid4())
-    for path in (dst / 'Definitions').glob('*.yaml'):
-        path.write_text(path.read_text().replace(V2_DESCRIPTOR, vnfd_id))
-    dep = dst / 'Files' / 'kubernetes' / 'deployment.yaml'
-    text = dep.read_text()
-    assert text.count('image: cirros') == 1
-    dep.write_text(text.replace('image: cirros', f'image: {BAD_IMAGE}'))
-    return dst
-
-
-@pytest.fixture(scope='module')
-def update_pkgs(cnf_client: TackerClient, cnf_api: Api,
-                tmp_path_factory: pytest.TempPathFactory) -> dict[str, Obj]:
-    """VnfPkgInfo by name of the seed 003 packages: v1 and v2 onboarded
-    with ``openstack vnf package create/upload``, v3 by raw HTTP."""
-    root = tmp_path_factory.mktemp('cnf-update')
-    out = {}
-    for name, src in (('v1', SAMPLES / 'cnf_update_v1'),
-                      ('v2', SAMPLES / 'cnf_update_v2'), ('v3', _v3(root))):
-        zip_path = root / f'{name}.zip'
-        zip_path.write_bytes(build_csar(str(src)))
-        if name == 'v3':
-            out[name] = cnf_api.onboard(zip_path)
-            continue
-        pkg_id = cnf_client.pkg_json('create')['ID']
-        assert pkg_id in cnf_client.pkg('upload', pkg_id, '--path',
-                                        str(zip_path))
-        out[name] = wait_for(lambda: _onboarded(cnf_api, pkg_id), 30,
-                             f'package {name} ONBOARDED')
-    return out
-
-
-def _onboarded(api: Api, pkg_id: str) -> Obj | None:
-    info = api.request('GET', f'/vnfpkgm/v1/vnf_packages/{pkg_id}',
-                       version=None).json()
-    assert info['onboardingState'] != 'ERROR', info
-    return info if info['onboardingState'] == 'ONBOARDED' else None
-
-
-@pytest.fixture(scope='module')
-def k8s_vim(cnf_client: TackerClient, cnf_api: Api, local_k8s: Any,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The local cluster registered with ``openstack vim register``."""
-    path = vim_yaml(local_k8s, tmp_path_factory.mktemp('vim') / 'vim.yaml')
-    vim = cnf_client.json('vim', 'register', '--config-file', str(path),
-                          f'k8s-update-{uuid.uuid4().hex[:8]}')
-    yield vim['id']
-    cnf_api.request('DELETE', f"/v1.0/vims/{vim['id']}", version=None)
 
 
 class Cnf(CnfInstance):

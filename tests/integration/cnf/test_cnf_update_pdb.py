@@ -16,12 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import wait_for
-from .test_cnf_update import (  # noqa: F401 - fixtures
-    CONFIG_PATHS,
-    Cnf,
-    k8s_vim,
-    update_pkgs,
-)
+from .test_cnf_update import CONFIG_PATHS, Cnf
 
 pytestmark = pytest.mark.timeout(240)
 PDB = 'keep-env-test'
@@ -36,8 +31,8 @@ def _budget_computed(cnf: Cnf) -> bool:
 
 
 def test_blocked_eviction_is_shown_by_op_show(
-        cnf_client, cnf_api, kubectl, namespace, update_pkgs: dict,  # noqa: F811
-        k8s_vim: str, tmp_path: Path) -> None:  # noqa: F811
+        cnf_client, cnf_api, kubectl, namespace, update_pkgs: dict,
+        k8s_vim: str, tmp_path: Path) -> None:
     v1, v2 = (update_pkgs[n]['vnfdId'] for n in ('v1', 'v2'))
     cnf = Cnf(cnf_client, cnf_api, kubectl, namespace, tmp_path)
     cnf.instantiate(v1, k8s_vim)
