@@ -1,10 +1,10 @@
 """Throw-away databases on SQLite, PostgreSQL and MariaDB for tests.
 
 The servers are the ones every vnfm machine runs on loopback (see
-DESIGN.md §7); ``VNFM_TEST_POSTGRESQL_URL`` and ``VNFM_TEST_MYSQL_URL`` point
-elsewhere. An unreachable server skips its tests, unless ``VNFM_REQUIRE_DBS``
-is set or vnfm.testing.prereqs is strict (CI, tools/run-tests): then it fails
-them. Use from a conftest.py::
+doc/source/design.rst §7); ``VNFM_TEST_POSTGRESQL_URL`` and
+``VNFM_TEST_MYSQL_URL`` point elsewhere. An unreachable server skips its
+tests, unless ``VNFM_REQUIRE_DBS`` is set or vnfm.testing.prereqs is strict
+(CI, tools/run-tests): then it fails them. Use from a conftest.py::
 
     from vnfm.testing.db import db_backend  # noqa: F401
     from vnfm.testing.db import migrated_database  # noqa: F401
