@@ -1,4 +1,6 @@
-"""Locating the Kubernetes binaries, built once by tools/build-k8s.sh."""
+"""Locating the Kubernetes binaries, built once by build-k8s.sh (shipped
+next to this module, so that an installed vnfm finds it; tools/build-k8s.sh
+runs it from a source tree)."""
 
 from __future__ import annotations
 
@@ -41,8 +43,8 @@ def cache_dir() -> Path:
 
 
 def build_script() -> Path:
-    """Path of tools/build-k8s.sh (overridable with VNFM_K8S_BUILD_SCRIPT)."""
-    default = Path(__file__).resolve().parents[2] / "tools" / "build-k8s.sh"
+    """Path of build-k8s.sh (overridable with VNFM_K8S_BUILD_SCRIPT)."""
+    default = Path(__file__).resolve().with_name("build-k8s.sh")
     return Path(os.environ.get("VNFM_K8S_BUILD_SCRIPT", default))
 
 
