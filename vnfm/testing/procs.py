@@ -489,9 +489,11 @@ class VnfmServices:
     def _wait(self, service: str, ready: Callable[[], bool],
               timeout: float) -> None:
         def check() -> bool:
-            if not is_running(self.pids[service]):
-                raise RuntimeError(f"{service} exited during start-up:\n"
-                                   + self.log_tails())
+            daemon = spawned(self.pids[service])
+            if daemon and not daemon.running():
+                raise RuntimeError(
+                    f"{service} exited during start-up ("
+                    f"{daemon.exit_reason()}):\n" + self.log_tails())
             return ready()
 
         if not wait_for(check, timeout, interval=0.1):
