@@ -148,6 +148,8 @@ class LocalCluster:
         """Start everything, wait until Pods can run; a daemon that exits
         meanwhile is started again (up to MAX_RESTARTS times within
         ``timeout``); on failure stop every process it started."""
+        if self.procs:
+            raise ClusterError(f"cluster {self.name} is started already")
         self.binaries = k8sbuild.ensure_built()
         begin = time.monotonic()
         deadline = begin + timeout
@@ -213,7 +215,7 @@ class LocalCluster:
         return {d: procs.rss_kib(pid) for d, pid in self.pids.items()}
 
     def __enter__(self) -> LocalCluster:
-        return self.start()
+        return self if self.complete else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -229,6 +231,7 @@ class LocalCluster:
         }
         cluster.ports, cluster.tokens = data["ports"], data["tokens"]
         cluster.complete = data.get("complete", False)
+        cluster.restarts = data.get("restarts", {})
         cluster.startup_seconds = data.get("startup_seconds", 0.0)
         cluster.binaries = k8sbuild.K8sBinaries(
             Path(data["bin_dir"]), Path(data["kubectl"]), Path(data["etcd"])
@@ -247,12 +250,16 @@ class LocalCluster:
             "ports": self.ports,
             "tokens": self.tokens,
             "startup_seconds": self.startup_seconds,
+            "restarts": self.restarts,
             "bin_dir": str(self.binaries.bin_dir),
             "kubectl": str(self.binaries.kubectl),
             "etcd": str(self.binaries.etcd),
         }
+        # Renamed into place: `up` may be killed while it writes.
         path = self.state_dir / "state.json"
-        certs.write_private(path, json.dumps(data, indent=2).encode())
+        certs.write_private(path.with_suffix(".tmp"),
+                            json.dumps(data, indent=2).encode())
+        path.with_suffix(".tmp").replace(path)
 
     def _layout(self) -> daemons.Layout:
         return daemons.Layout(

@@ -65,7 +65,8 @@ def _signals_raise() -> Iterator[None]:
 def _print(data: Any) -> None:
     """Print ``data`` as JSON; a reader that went away is not a failure."""
     try:
-        print(json.dumps(data, indent=2), flush=True)
+        print(json.dumps(data, indent=2 if len(data) > 2 else None),
+              flush=True)
     except BrokenPipeError:
         # Python would report the failed flush again at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -99,21 +100,21 @@ def _down(args: argparse.Namespace) -> int:
     cluster = _loaded(args.state_dir)
     if cluster:
         cluster.stop()
-    print(json.dumps({"name": args.name, "stopped": cluster is not None}))
+    _print({"name": args.name, "stopped": cluster is not None})
     return 0
 
 
 def _status(args: argparse.Namespace) -> int:
     cluster = _loaded(args.state_dir)
     if cluster is None:
-        print(json.dumps({"name": args.name, "running": False}))
+        _print({"name": args.name, "running": False})
         return 1
     running = cluster.running()
     info = cluster.describe() | {
         "running": running,
         "memory_kib": cluster.memory_kib(),
     }
-    print(json.dumps(info, indent=2))
+    _print(info)
     return 0 if running else 1
 
 

@@ -114,6 +114,7 @@ class Daemon:
         self.env = env
         parent = os.getpid()
         with open(self.log_path, "ab") as log:
+            self.log_offset = log.tell()
             self.popen = subprocess.Popen(  # nosec B603 - fixed argv
                 self.argv,
                 stdin=subprocess.DEVNULL,
@@ -147,12 +148,20 @@ class Daemon:
         return f"exit status {rc}"
 
     def output_tail(self, lines: int = 20, limit: int = 4000) -> str:
-        """The last ``lines`` of its log (at most ``limit`` characters)."""
+        """What it wrote since it started: the last ``lines`` (at most
+        ``limit`` characters), after the first lines if they are cut off
+        (an error, before a usage text, is there)."""
         try:
-            text = self.log_path.read_text(errors="replace")
+            with open(self.log_path, "rb") as log:
+                log.seek(self.log_offset)
+                text = log.read().decode(errors="replace")
         except OSError:
             return ""
-        return "\n".join(text.splitlines()[-lines:])[-limit:]
+        out = text.splitlines()
+        if len(out) > lines + 5:
+            out = [*out[:5], f"[... {len(out) - lines - 5} lines ...]",
+                   *out[-lines:]]
+        return "\n".join(out)[-limit:]
 
     def stop(self, timeout: float = 10.0) -> list[int]:
         """Stop it, its process group and every descendant; return the pids

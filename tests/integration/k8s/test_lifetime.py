@@ -156,7 +156,8 @@ def test_daemon_killed_during_start_is_restarted(
     monkeypatch.setattr(cluster_mod.LocalCluster, "_spawn",
                         spawn_and_kill_scheduler)
     cluster = cluster_mod.LocalCluster(state_dir, name="restart")
-    with cluster.start(timeout=180):
+    cluster.start(timeout=180)
+    with cluster:
         assert cluster.restarts == {"kube-scheduler": 1}
         assert cluster.running()
         log = (state_dir / "logs" / "kube-scheduler.log").read_text()

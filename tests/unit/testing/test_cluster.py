@@ -115,3 +115,17 @@ def test_state_records_every_daemon_as_it_starts(
     assert not loaded.running()  # an unfinished start is not a cluster
     loaded.stop()
     assert not cluster.daemons["etcd"].running()
+
+
+def test_a_started_cluster_is_not_started_twice(
+    cluster: cluster_mod.LocalCluster,
+) -> None:
+    # `with cluster.start():` started a second cluster over the first,
+    # whose daemons then ran on, forgotten.
+    cluster._spawn("etcd", ["sleep", "300"])
+    with pytest.raises(cluster_mod.ClusterError, match="started already"):
+        cluster.start()
+    cluster.complete = True
+    with cluster as entered:
+        assert entered is cluster and cluster.daemons["etcd"].running()
+    assert cluster.daemons == {}

@@ -60,7 +60,10 @@ def test_exit_status_and_output_tail(
                      "for i in $(seq 30); do echo line $i; done; exit 3")
     assert procs.wait_for(lambda: not daemon.running(), 10)
     assert daemon.exit_reason() == "exit status 3"
-    assert daemon.output_tail(lines=2) == "line 29\nline 30"
+    tail = daemon.output_tail(lines=2).splitlines()
+    # The first lines (an error before a usage text), then the tail.
+    assert tail == ["line 1", "line 2", "line 3", "line 4", "line 5",
+                    "[... 23 lines ...]", "line 29", "line 30"]
 
 
 def test_killed_daemon_names_the_signal(
