@@ -151,6 +151,7 @@ class LocalCluster:
         if self.procs:
             raise ClusterError(f"cluster {self.name} is started already")
         self.binaries = k8sbuild.ensure_built()
+        self.restarts = {}
         begin = time.monotonic()
         deadline = begin + timeout
         try:
@@ -195,6 +196,7 @@ class LocalCluster:
         left = procs.stop_daemons(mine, others=others)
         self.daemons.clear()
         self.procs.clear()
+        self.complete = False
         state = self.state_dir / "state.json"
         if state.exists():
             state.unlink()
