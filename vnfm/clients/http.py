@@ -223,8 +223,9 @@ def _fetch_token(params: dict, timeout: Timeout,
     try:
         resp = requests.post(
             endpoint, data={'grant_type': 'client_credentials'},
-            auth=(str(params.get('clientId')),
-                  str(params.get('clientPassword'))),
+            # UTF-8 (IETF RFC 7617); requests would use latin-1 for str.
+            auth=(str(params.get('clientId')).encode(),
+                  str(params.get('clientPassword')).encode()),
             headers={'Accept': 'application/json'}, timeout=timeout,
             verify=verify, allow_redirects=False)
     except requests.RequestException as e:
