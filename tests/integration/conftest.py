@@ -220,7 +220,9 @@ class Api:
     SECRET = SECRET
     V1_VNFD_ID = V1_VNFD_ID
     V2_VNFD_ID = V2_VNFD_ID
+    SAMPLES = SAMPLES
     wait_for = staticmethod(wait_for)
+    package_variant = staticmethod(package_variant)
 
     def __init__(self, base: str, hook_record: Path) -> None:
         self.base = base

@@ -74,3 +74,14 @@ def test_wrong_state(api, pkg_v1) -> None:
     # Deleting an instantiated instance, retrying a completed op: 409.
     _problem(api.lcm("DELETE", f"/vnf_instances/{inst_id}"), 409)
     _problem(api.lcm("POST", f"/vnf_lcm_op_occs/{op_id}/retry"), 409)
+
+
+def test_nul_character_is_400(api, pkg_v1) -> None:
+    # PostgreSQL refuses U+0000 in text: this was a 500 (found by the
+    # schema fuzzing, tests/integration/test_schema_fuzz.py).
+    r = api.lcm("POST", "/vnf_instances", json={"vnfdId": "a\x00b"})
+    _problem(r, 400, "U+0000")
+    pkg = f"/vnfpkgm/v1/vnf_packages/{pkg_v1['id']}"
+    r = api.request("PATCH", pkg, version=None,
+                    json={"userDefinedData": {"k": "\x00"}})
+    _problem(r, 400, "userDefinedData/k")

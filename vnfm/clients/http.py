@@ -75,7 +75,9 @@ def _get(http: requests.Session, url: str, auth: tuple[str, str] | None,
     """One GET: the body, or the URL a redirect leads to."""
     remaining = max(0.1, deadline - time.monotonic())
     try:
-        with http.get(url, stream=True, auth=auth, allow_redirects=False,
+        # UTF-8 credentials (IETF RFC 7617); requests would use latin-1.
+        utf8 = (auth[0].encode(), auth[1].encode()) if auth else None
+        with http.get(url, stream=True, auth=utf8, allow_redirects=False,
                       timeout=(min(remaining, 10), remaining)) as resp:
             if resp.is_redirect:
                 return urllib.parse.urljoin(url, resp.headers['Location'])
@@ -230,8 +232,9 @@ def _fetch_token(params: dict, timeout: Timeout, verify: bool | str,
         with outbound.session(policy) as http:
             resp = http.post(
                 endpoint, data={'grant_type': 'client_credentials'},
-                auth=(str(params.get('clientId')),
-                      str(params.get('clientPassword'))),
+                # UTF-8 (IETF RFC 7617); requests would use latin-1 for str.
+                auth=(str(params.get('clientId')).encode(),
+                      str(params.get('clientPassword')).encode()),
                 headers={'Accept': 'application/json'}, timeout=timeout,
                 verify=verify, allow_redirects=False)
     except (requests.RequestException, outbound.Refused) as e:

@@ -31,7 +31,12 @@ from vnfm.cmd.demo_runner import (
 )
 from vnfm.csar import build
 
-_SAMPLES = Path(__file__).resolve().parents[2] / 'samples' / 'packages'
+# The source tree's samples, else those an installed vnfm puts in
+# <prefix>/share/vnfm/samples (setup.cfg data_files).
+_SAMPLES = next(
+    (d for d in (Path(__file__).resolve().parents[2] / 'samples' / 'packages',
+                 Path(sys.prefix) / 'share' / 'vnfm' / 'samples')
+     if d.is_dir()), Path(sys.prefix) / 'share' / 'vnfm' / 'samples')
 _EXPECTED_HOOKS = ['instantiate_start', 'instantiate_end',
                    'modify_information_start', 'modify_information_end',
                    'terminate_start', 'terminate_end']

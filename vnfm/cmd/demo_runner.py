@@ -154,7 +154,8 @@ class VnfmAll:
         try:
             return self.proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
+            # Its whole process group: API workers too.
+            os.killpg(self.proc.pid, signal.SIGKILL)
             return self.proc.wait()
 
     def log_tail(self, lines: int = 40) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from vnfm.common import timeutils
 from vnfm.objects import sol013
 
 _ATTRS = (
@@ -35,6 +36,14 @@ def _links(package_id: str, base_url: str) -> dict:
             'packageContent': {'href': f'{href}/package_content'}}
 
 
+def _software_images(row: dict) -> list[dict]:
+    # createdAt is mandatory (SOL005 9.5.3.2); the NFVO knows of an image
+    # from the moment its package was created.
+    created = timeutils.isotime(row.get('created_at'))
+    return [{'createdAt': created, **image} if created else image
+             for image in row['software_images']]
+
+
 def to_sol(row: dict, base_url: str | None = None) -> dict:
     """The SOL005 VnfPkgInfo of a package row (None values omitted,
     ``_links`` when ``base_url`` is given)."""
@@ -43,6 +52,8 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
         value = row.get(column)
         if value is not None:
             out[attr] = value
+    if out.get('softwareImages'):
+        out['softwareImages'] = _software_images(row)
     details = row.get('onboarding_failure_details')
     if row.get('onboarding_state') == 'ERROR' and details is not None:
         out['onboardingFailureDetails'] = details

@@ -184,6 +184,7 @@ def _parse_json(data: bytes, action: _R.Action) -> Any:
         except orjson.JSONDecodeError as e:
             raise exceptions.BadRequest(
                 f'The request body is not valid JSON: {e}.') from None
+    validation.reject_nul(body)
     if action.schema is not None:
         validation.validate(action.schema, body)
     return body

@@ -45,6 +45,29 @@ def describe(error: js_exceptions.ValidationError) -> str:
     return f"{path or 'request body'}: {message}"
 
 
+def reject_nul(body: Any) -> None:
+    """BadRequest naming the attribute if a string of ``body`` (a key or a
+    value) holds U+0000, which PostgreSQL cannot store in text or jsonb."""
+    stack: list[tuple[tuple, Any]] = [((), body)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            if '\x00' in value:
+                _nul_error(path, 'contains')
+        elif isinstance(value, dict):
+            if any('\x00' in key for key in value):
+                _nul_error(path, 'has a key that contains')
+            stack.extend(((*path, k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend(((*path, i), v) for i, v in enumerate(value))
+
+
+def _nul_error(path: tuple, what: str) -> None:
+    raise exceptions.BadRequest(
+        f"{_path(path) or 'request body'}: {what} the character U+0000 "
+        '(NUL), which no attribute may hold.')
+
+
 def validate(schema: dict, body: Any) -> None:
     """BadRequest naming the first problem if ``body`` breaks ``schema``."""
     validator = compile_schema(schema)

@@ -28,6 +28,8 @@ class VnfmAll:
         self.crypto_key = base64.urlsafe_b64encode(os.urandom(32)).decode()
         self.log = self.workdir / "vnfm-all.log"
         self.pid = 0
+        # Hook processes (sessions of their own) left by a killed vnfm-all.
+        self.orphans: list[procs.Proc] = []
 
     @property
     def api_url(self) -> str:
@@ -72,12 +74,13 @@ class VnfmAll:
 
     def kill(self) -> None:
         """SIGKILL the process group; wait until it is gone."""
-        procs.kill_group(self.pid, signal.SIGKILL)
+        self.orphans += procs.kill_group(self.pid, signal.SIGKILL)
 
     def stop(self) -> None:
-        """Stop it (SIGTERM, then SIGKILL if it lingers)."""
-        if self.pid:
-            procs.stop(self.pid)
+        """Stop it (SIGTERM, then SIGKILL if it lingers), and the hook
+        processes a killed predecessor left."""
+        procs.stop_all([self.pid] if self.pid else [], others=self.orphans)
+        self.orphans = []
 
     def log_tail(self, lines: int = 60) -> str:
         """The last ``lines`` of its log."""

@@ -19,21 +19,36 @@ NOACCESS_USER = "vnfm-noaccess"
 DEFAULT_FAILING_IMAGES = (
     r"(^|/)[^/]*\.invalid(:\d+)?/|(^|/)no-such-image([:@]|$)"
 )
-_DAEMONS = (
-    "etcd",
-    "kube-apiserver",
-    "kube-controller-manager",
-    "kube-scheduler",
-    "kubelet",
-)
+# How often a daemon that exits while the cluster starts is started again.
+MAX_RESTARTS = 3
 
 
 class ClusterError(RuntimeError):
     """The local cluster failed to start or is not in the expected state."""
 
 
+class DaemonFailed(ClusterError):
+    """A daemon exited while the cluster started, and kept exiting."""
+
+    def __init__(self, daemon: str, daemon_proc: procs.Daemon,
+                 restarts: int) -> None:
+        self.daemon = daemon
+        self.returncode = daemon_proc.popen.returncode
+        self.output_tail = daemon_proc.output_tail()
+        super().__init__(
+            f"{daemon} exited ({daemon_proc.exit_reason()}; restarted "
+            f"{restarts} times); the end of {daemon_proc.log_path}:\n"
+            f"{self.output_tail or '(empty)'}")
+
+
 class LocalCluster:
-    """Runs etcd, the control plane and a simulated kubelet; stops by pid."""
+    """Runs etcd, the control plane and a simulated kubelet.
+
+    Daemons it starts are judged alive by waiting on them (their exit
+    status is kept); those of a cluster loaded from ``state.json`` by pid
+    and start time. Each daemon leads a session: stopping it stops its
+    process group and descendants.
+    """
 
     def __init__(
         self,
@@ -52,7 +67,11 @@ class LocalCluster:
         self.extra_users = dict(extra_users or {})
         self.name = name
         self.die_with_parent = die_with_parent
-        self.pids: dict[str, int] = {}
+        # Daemons this process started, and every daemon's identity.
+        self.daemons: dict[str, procs.Daemon] = {}
+        self.procs: dict[str, procs.Proc] = {}
+        self.restarts: dict[str, int] = {}
+        self.complete = False
         self.ports: dict[str, int] = {}
         self.tokens: dict[str, str] = {}
         self.binaries: k8sbuild.K8sBinaries | None = None
@@ -86,6 +105,11 @@ class LocalCluster:
         return self.tokens[ADMIN_USER]
 
     @property
+    def pids(self) -> dict[str, int]:
+        """Process id of each daemon."""
+        return {d: p.pid for d, p in self.procs.items()}
+
+    @property
     def kubectl(self) -> Path:
         """The kubectl 1.20 installed by tools/build-k8s.sh."""
         assert self.binaries is not None
@@ -115,13 +139,19 @@ class LocalCluster:
                 if not u.startswith("system:")
             },
             "startup_seconds": round(self.startup_seconds, 2),
+            "restarts": dict(self.restarts),
         }
 
     # -- lifecycle ----------------------------------------------------------
 
     def start(self, timeout: float = 60.0) -> LocalCluster:
-        """Start everything, wait until Pods can run; stop all on failure."""
+        """Start everything, wait until Pods can run; a daemon that exits
+        meanwhile is started again (up to MAX_RESTARTS times within
+        ``timeout``); on failure stop every process it started."""
+        if self.procs:
+            raise ClusterError(f"cluster {self.name} is started already")
         self.binaries = k8sbuild.ensure_built()
+        self.restarts = {}
         begin = time.monotonic()
         deadline = begin + timeout
         try:
@@ -144,37 +174,50 @@ class LocalCluster:
             self._wait(
                 self._nodes_ready, deadline, f"{self.nodes} Ready nodes"
             )
-        except BaseException:
-            self.stop()
+        except BaseException as e:
+            left = self._stop_processes()
+            if left:
+                e.args = (*e.args, f"pids {left} survived SIGKILL")
             raise
         self.startup_seconds = time.monotonic() - begin
+        self.complete = True
         self._save_state()
         return self
 
     def stop(self) -> None:
-        """Stop all daemons (kubelet first, etcd last)."""
-        for daemon in reversed(_DAEMONS):
-            pid = self.pids.get(daemon)
-            if pid:
-                procs.stop(pid, daemons.marker(daemon))
-        self.pids.clear()
+        """Stop all daemons with their process groups and descendants."""
+        left = self._stop_processes()
+        if left:
+            raise ClusterError(f"pids {left} survived SIGKILL")
+
+    def _stop_processes(self) -> list[int]:
+        mine = list(self.daemons.values())
+        others = [p for d, p in self.procs.items() if d not in self.daemons]
+        left = procs.stop_daemons(mine, others=others)
+        self.daemons.clear()
+        self.procs.clear()
+        self.complete = False
         state = self.state_dir / "state.json"
         if state.exists():
             state.unlink()
+        return left
 
     def running(self) -> bool:
-        """Tell whether every daemon is still alive."""
-        return bool(self.pids) and all(
-            procs.is_running(pid, daemons.marker(d))
-            for d, pid in self.pids.items()
-        )
+        """Tell whether the cluster started and every daemon is alive."""
+        return self.complete and bool(self.procs) and all(
+            self._alive(d) for d in self.procs)
+
+    def _alive(self, daemon: str) -> bool:
+        if daemon in self.daemons:
+            return self.daemons[daemon].running()
+        return self.procs[daemon].alive()
 
     def memory_kib(self) -> dict[str, int]:
         """Resident memory of each daemon in KiB."""
         return {d: procs.rss_kib(pid) for d, pid in self.pids.items()}
 
     def __enter__(self) -> LocalCluster:
-        return self.start()
+        return self if self.complete else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -184,11 +227,13 @@ class LocalCluster:
         """Rebuild the handle of a cluster started by ``vnfm-localk8s up``."""
         data = json.loads((Path(state_dir) / "state.json").read_text())
         cluster = cls(state_dir, nodes=data["nodes"], name=data["name"])
-        cluster.pids, cluster.ports, cluster.tokens = (
-            data["pids"],
-            data["ports"],
-            data["tokens"],
-        )
+        cluster.procs = {
+            d: procs.Proc(pid, start)
+            for d, (pid, start) in data.get("procs", {}).items()
+        }
+        cluster.ports, cluster.tokens = data["ports"], data["tokens"]
+        cluster.complete = data.get("complete", False)
+        cluster.restarts = data.get("restarts", {})
         cluster.startup_seconds = data.get("startup_seconds", 0.0)
         cluster.binaries = k8sbuild.K8sBinaries(
             Path(data["bin_dir"]), Path(data["kubectl"]), Path(data["etcd"])
@@ -202,16 +247,21 @@ class LocalCluster:
         data = {
             "name": self.name,
             "nodes": self.nodes,
-            "pids": self.pids,
+            "complete": self.complete,
+            "procs": {d: [p.pid, p.start] for d, p in self.procs.items()},
             "ports": self.ports,
             "tokens": self.tokens,
             "startup_seconds": self.startup_seconds,
+            "restarts": self.restarts,
             "bin_dir": str(self.binaries.bin_dir),
             "kubectl": str(self.binaries.kubectl),
             "etcd": str(self.binaries.etcd),
         }
+        # Renamed into place: `up` may be killed while it writes.
         path = self.state_dir / "state.json"
-        certs.write_private(path, json.dumps(data, indent=2).encode())
+        certs.write_private(path.with_suffix(".tmp"),
+                            json.dumps(data, indent=2).encode())
+        path.with_suffix(".tmp").replace(path)
 
     def _layout(self) -> daemons.Layout:
         return daemons.Layout(
@@ -260,9 +310,12 @@ class LocalCluster:
         self, daemon: str, argv: list[str], env: dict[str, str] | None = None
     ) -> None:
         log = self.state_dir / "logs" / f"{daemon}.log"
-        self.pids[daemon] = procs.spawn(
+        started = procs.Daemon(
             argv, log, env=env, die_with_parent=self.die_with_parent
         )
+        self.daemons[daemon], self.procs[daemon] = started, started.proc
+        # Recorded at once: `down` stops what a killed `up` left behind.
+        self._save_state()
 
     def _start_store_and_apiserver(self) -> None:
         bins, lay = self.binaries, self._layout()
@@ -285,15 +338,9 @@ class LocalCluster:
 
     def _wait(self, predicate: Any, deadline: float, what: str) -> None:
         def check() -> bool:
-            dead = [
-                d
-                for d, pid in self.pids.items()
-                if not procs.is_running(pid, daemons.marker(d))
-            ]
-            if dead:
-                raise ClusterError(
-                    f"{', '.join(dead)} exited; see {self.state_dir / 'logs'}"
-                )
+            for daemon in list(self.procs):
+                if not self._alive(daemon):
+                    self._restart(daemon, deadline)
             return bool(predicate())
 
         if not procs.wait_for(
@@ -302,6 +349,21 @@ class LocalCluster:
             raise ClusterError(
                 f"timed out waiting for {what}; see {self.state_dir / 'logs'}"
             )
+
+    def _restart(self, daemon: str, deadline: float) -> None:
+        """Start ``daemon`` again if the cluster is starting and it may."""
+        dead = self.daemons.get(daemon)
+        if dead is None:
+            raise ClusterError(f"{daemon} (pid {self.pids[daemon]}) is gone")
+        count = self.restarts.get(daemon, 0)
+        if (self.complete or count >= MAX_RESTARTS
+                or time.monotonic() >= deadline):
+            raise DaemonFailed(daemon, dead, count)
+        self.restarts[daemon] = count + 1
+        with open(dead.log_path, "a") as log:
+            log.write(f"--- vnfm-localk8s: {daemon} exited "
+                      f"({dead.exit_reason()}); restart {count + 1} ---\n")
+        self._spawn(daemon, dead.argv, env=dead.env)
 
     def get(self, path: str) -> tuple[int, bytes]:
         """GET ``path`` with the admin token: (status, body)."""

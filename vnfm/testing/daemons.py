@@ -138,7 +138,3 @@ def python_env() -> dict[str, str]:
         "PYTHONPATH": f"{root}{os.pathsep}{path}" if path else root,
     }
 
-
-def marker(daemon: str) -> str:
-    """What the command line of ``daemon`` contains, to check a pid."""
-    return "vnfm.testing.kubelet" if daemon == "kubelet" else daemon

@@ -1,9 +1,10 @@
 """Throw-away databases on SQLite, PostgreSQL and MariaDB for tests.
 
 The servers are the ones every vnfm machine runs on loopback (see
-DESIGN.md §7); ``VNFM_TEST_POSTGRESQL_URL`` and ``VNFM_TEST_MYSQL_URL`` point
-elsewhere. An unreachable server skips its tests, unless ``VNFM_REQUIRE_DBS``
-is set (CI): then it fails them. Use from a conftest.py::
+doc/source/design.rst §7); ``VNFM_TEST_POSTGRESQL_URL`` and
+``VNFM_TEST_MYSQL_URL`` point elsewhere. An unreachable server skips its
+tests, unless ``VNFM_REQUIRE_DBS`` is set or vnfm.testing.prereqs is strict
+(CI, tools/run-tests): then it fails them. Use from a conftest.py::
 
     from vnfm.testing.db import db_backend  # noqa: F401
     from vnfm.testing.db import migrated_database  # noqa: F401
@@ -29,6 +30,7 @@ from vnfm.conf import CONF
 from vnfm.db import migration
 from vnfm.db import models
 from vnfm.db import session
+from vnfm.testing import prereqs
 
 BACKENDS = ("sqlite", "postgresql", "mysql")
 
@@ -62,7 +64,8 @@ def server_url(backend: str, database: str = "") -> str:
 
 def required() -> bool:
     """Whether an unreachable database server fails tests (CI)."""
-    return os.environ.get("VNFM_REQUIRE_DBS", "") not in ("", "0")
+    return prereqs.strict() or (
+        os.environ.get("VNFM_REQUIRE_DBS", "") not in ("", "0"))
 
 
 def reachable(backend: str, timeout: float = 1.0) -> bool:
@@ -85,7 +88,8 @@ def skip_unless_reachable(backend: str) -> None:
         return
     message = f"{backend} test server at {server_url(backend)} unreachable"
     if required():
-        pytest.fail(message + " and VNFM_REQUIRE_DBS is set", pytrace=False)
+        pytest.fail(message + " (required in CI, under tools/run-tests and "
+                    "with VNFM_REQUIRE_DBS)", pytrace=False)
     pytest.skip(message)
 
 

@@ -1,4 +1,6 @@
-"""Locating the Kubernetes binaries, built once by tools/build-k8s.sh."""
+"""Locating the Kubernetes binaries, built once by build-k8s.sh (shipped
+next to this module, so that an installed vnfm finds it; tools/build-k8s.sh
+runs it from a source tree)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import subprocess  # nosec B404
 from dataclasses import dataclass
 from pathlib import Path
 
+#: Set to 1 on a machine that cannot build Kubernetes (never in CI).
+SKIP_ENV = "VNFM_SKIP_K8S"
 SERVER_BINARIES = (
     "kube-apiserver",
     "kube-controller-manager",
@@ -39,8 +43,8 @@ def cache_dir() -> Path:
 
 
 def build_script() -> Path:
-    """Path of tools/build-k8s.sh (overridable with VNFM_K8S_BUILD_SCRIPT)."""
-    default = Path(__file__).resolve().parents[2] / "tools" / "build-k8s.sh"
+    """Path of build-k8s.sh (overridable with VNFM_K8S_BUILD_SCRIPT)."""
+    default = Path(__file__).resolve().with_name("build-k8s.sh")
     return Path(os.environ.get("VNFM_K8S_BUILD_SCRIPT", default))
 
 
@@ -58,9 +62,9 @@ def cached() -> K8sBinaries | None:
 
 def ensure_built(timeout: float = 3600.0) -> K8sBinaries:
     """Return the binaries, running the build script if none are cached."""
-    if os.environ.get("VNFM_SKIP_K8S") == "1":
+    if os.environ.get(SKIP_ENV) == "1":
         raise BuildUnavailable(
-            "VNFM_SKIP_K8S=1: the local Kubernetes control plane is disabled"
+            f"{SKIP_ENV}=1: the local Kubernetes control plane is disabled"
         )
     found = cached()
     if found:

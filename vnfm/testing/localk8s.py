@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from vnfm.testing import k8sbuild
 from vnfm.testing.cluster import (
@@ -28,13 +33,52 @@ def _loaded(state_dir: Path) -> LocalCluster | None:
     return LocalCluster.load(state_dir)
 
 
+class Interrupted(ClusterError):
+    """``up`` got a signal that ends it while the cluster started."""
+
+
+_ENDING = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def _interrupt(signum: int, _frame: Any) -> None:
+    for other in _ENDING:  # a second signal must not cut the clean-up short
+        signal.signal(other, signal.SIG_IGN)
+    raise Interrupted(f"interrupted by {signal.Signals(signum).name}")
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """Turn SIGTERM, SIGHUP and SIGINT into Interrupted, so that a killed
+    ``up`` stops what it started; signals the caller ignores (nohup, ``&``)
+    stay ignored."""
+    saved = {}
+    for signum in _ENDING:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            saved[signum] = signal.signal(signum, _interrupt)
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+
+
+def _print(data: Any) -> None:
+    """Print ``data`` as JSON; a reader that went away is not a failure."""
+    try:
+        print(json.dumps(data, indent=2 if len(data) > 2 else None),
+              flush=True)
+    except BrokenPipeError:
+        # Python would report the failed flush again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def _up(args: argparse.Namespace) -> int:
     existing = _loaded(args.state_dir)
     if existing and existing.running():
-        print(json.dumps(existing.describe(), indent=2))
+        _print(existing.describe())
         return 0
     if existing:
-        existing.stop()  # leftovers of a crashed cluster
+        existing.stop()  # leftovers of a crashed cluster or a killed `up`
     cluster = LocalCluster(
         args.state_dir,
         nodes=args.nodes,
@@ -43,11 +87,12 @@ def _up(args: argparse.Namespace) -> int:
         name=args.name,
     )
     try:
-        cluster.start(timeout=args.timeout)
+        with _signals_raise():
+            cluster.start(timeout=args.timeout)
     except (ClusterError, k8sbuild.BuildUnavailable) as e:
         print(f"vnfm-localk8s: {e}", file=sys.stderr)
         return 1
-    print(json.dumps(cluster.describe(), indent=2))
+    _print(cluster.describe())
     return 0
 
 
@@ -55,21 +100,21 @@ def _down(args: argparse.Namespace) -> int:
     cluster = _loaded(args.state_dir)
     if cluster:
         cluster.stop()
-    print(json.dumps({"name": args.name, "stopped": cluster is not None}))
+    _print({"name": args.name, "stopped": cluster is not None})
     return 0
 
 
 def _status(args: argparse.Namespace) -> int:
     cluster = _loaded(args.state_dir)
     if cluster is None:
-        print(json.dumps({"name": args.name, "running": False}))
+        _print({"name": args.name, "running": False})
         return 1
     running = cluster.running()
     info = cluster.describe() | {
         "running": running,
         "memory_kib": cluster.memory_kib(),
     }
-    print(json.dumps(info, indent=2))
+    _print(info)
     return 0 if running else 1
 
 

@@ -20,11 +20,15 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib import parse
 
 _PR_SET_PDEATHSIG = 1
+# Fields of /proc/<pid>/stat after "(comm)": state, ppid, pgrp, ..., and
+# starttime (field 22 of the whole line, clock ticks after boot).
+_STATE, _PPID, _PGRP, _START = 0, 1, 2, 19
 
 
 def free_port() -> int:
@@ -34,9 +38,151 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _die_with_parent() -> None:
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+@dataclass(frozen=True)
+class Proc:
+    """A process named by pid and start time, so that a reused pid is
+    never taken for it.
+
+    Liveness is judged from /proc/<pid>/stat, never from the command line:
+    the kernel shows an empty /proc/<pid>/cmdline while it still loads the
+    program after exec (longer when the binary must be read from disk).
+    """
+
+    pid: int
+    start: int
+
+    @classmethod
+    def of(cls, pid: int) -> Proc | None:
+        """The process ``pid`` now (a zombie too), None if there is none."""
+        fields = _stat(pid)
+        return cls(pid, int(fields[_START])) if fields else None
+
+    def alive(self) -> bool:
+        """Whether this very process exists and is not a zombie."""
+        fields = _stat(self.pid)
+        return bool(fields) and fields[_STATE] != "Z" and (
+            int(fields[_START]) == self.start)
+
+
+def _all_stats() -> Iterator[tuple[int, list[str]]]:
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields:
+                yield int(entry.name), fields
+
+
+def descendants(pid: int) -> list[Proc]:
+    """Live descendants of ``pid`` (those in sessions of their own too)."""
+    children: dict[int, list[Proc]] = {}
+    for child, fields in _all_stats():
+        if fields[_STATE] != "Z":
+            children.setdefault(int(fields[_PPID]), []).append(
+                Proc(child, int(fields[_START])))
+    found, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += [k.pid for k in kids]
+    return found
+
+
+def _die_with_parent(parent: int) -> None:
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # the parent died before prctl
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+class Daemon:
+    """A process started by this one in a session of its own, output to a
+    log file; judged alive by waiting on it, as only its parent can."""
+
+    def __init__(self, argv: Sequence[str], log_path: Path, *,
+                 env: dict[str, str] | None = None,
+                 die_with_parent: bool = False,
+                 user: str | None = None) -> None:
+        """Start ``argv``, as ``user`` if given (the caller is root).
+        ``die_with_parent``: SIGTERM it when the calling thread ends
+        (PR_SET_PDEATHSIG), so start it from a thread that lives on."""
+        self.argv = list(argv)
+        self.log_path = Path(log_path)
+        self.env = env
+        parent = os.getpid()
+        account: dict[str, Any] = {}
+        if user:
+            entry = pwd.getpwnam(user)
+            account = {"user": entry.pw_uid, "group": entry.pw_gid,
+                       "extra_groups": []}
+        with open(self.log_path, "ab") as log:
+            self.log_offset = log.tell()
+            self.popen = subprocess.Popen(  # nosec B603 - fixed argv
+                self.argv,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env=env,
+                # Runs after the switch to ``user``, which would clear it.
+                preexec_fn=(  # noqa: PLW1509
+                    (lambda: _die_with_parent(parent))
+                    if die_with_parent else None),
+                **account,
+            )
+        # Not reaped yet, so /proc/<pid> is there even if it exited.
+        self.proc = Proc.of(self.popen.pid) or Proc(self.popen.pid, -1)
+
+    @property
+    def pid(self) -> int:
+        """The process id (also its process group and session id)."""
+        return self.popen.pid
+
+    def running(self) -> bool:
+        """Whether it has not exited (reaps it if it has)."""
+        return self.popen.poll() is None
+
+    def exit_reason(self) -> str:
+        """How it ended: "exit status N" or "signal NAME"."""
+        rc = self.popen.poll()
+        if rc is None:
+            return "still running"
+        if rc < 0:
+            return f"signal {signal.Signals(-rc).name}"
+        return f"exit status {rc}"
+
+    def output_tail(self, lines: int = 20, limit: int = 4000) -> str:
+        """What it wrote since it started: the last ``lines`` (at most
+        ``limit`` characters), after the first lines if they are cut off
+        (an error, before a usage text, is there)."""
+        try:
+            with open(self.log_path, "rb") as log:
+                log.seek(self.log_offset)
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return ""
+        out = text.splitlines()
+        if len(out) > lines + 5:
+            out = [*out[:5], f"[... {len(out) - lines - 5} lines ...]",
+                   *out[-lines:]]
+        return "\n".join(out)[-limit:]
+
+    def stop(self, timeout: float = 10.0) -> list[int]:
+        """Stop it, its process group and every descendant; return the pids
+        that survived SIGKILL (none, normally)."""
+        return stop_daemons([self], timeout)
+
+
+# Daemons started by spawn(), by pid: only a parent can tell by waiting
+# whether its child has exited, and it keeps the exit status.
+_SPAWNED: dict[int, Daemon] = {}
 
 
 # The parent-death signal fires when the *thread* that forked the child
@@ -49,86 +195,105 @@ _LAUNCHER = concurrent.futures.ThreadPoolExecutor(
 def spawn(argv: Sequence[str], log_path: Path, *,
           env: dict[str, str] | None = None,
           die_with_parent: bool = False, user: str | None = None) -> int:
-    """Start ``argv`` in a new session, output to ``log_path``; return its
-    pid. ``user``: run as that account (the caller is root)."""
-    if die_with_parent:
-        return _LAUNCHER.submit(_spawn, argv, log_path, env, True,
-                                user).result()
-    return _spawn(argv, log_path, env, False, user)
+    """Start ``argv`` as a :class:`Daemon`; return its pid. ``user``: run
+    as that account (the caller is root). Daemons that die with their parent
+    are started by the launcher thread, which lives as long as the
+    process."""
+
+    def start() -> Daemon:
+        return Daemon(argv, log_path, env=env,
+                      die_with_parent=die_with_parent, user=user)
+
+    daemon = _LAUNCHER.submit(start).result() if die_with_parent else start()
+    _SPAWNED[daemon.pid] = daemon
+    return daemon.pid
 
 
-def _spawn(argv: Sequence[str], log_path: Path, env: dict[str, str] | None,
-           die_with_parent: bool, user: str | None) -> int:
-    account = {}
-    if user:
-        entry = pwd.getpwnam(user)
-        account = {"user": entry.pw_uid, "group": entry.pw_gid,
-                   "extra_groups": []}
-    with open(log_path, "ab") as log:
-        proc = subprocess.Popen(  # nosec B603 - fixed argv, no shell
-            list(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            env=env,
-            # Runs after the switch to ``user``, which would clear it.
-            preexec_fn=_die_with_parent if die_with_parent else None,  # noqa: PLW1509
-            **account,
-        )
-    # The child is reaped by stop()/is_running(); keep no Popen handle around.
-    proc.returncode = 0
-    return proc.pid
+def spawned(pid: int) -> Daemon | None:
+    """The daemon ``pid`` started by spawn() in this process, if any."""
+    return _SPAWNED.get(pid)
 
 
-def _reap(pid: int) -> None:
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
+def is_running(pid: int) -> bool:
+    """Whether ``pid`` is alive: for a daemon of spawn(), whether it has not
+    exited; for another process, whether it exists and is not a zombie."""
+    daemon = _SPAWNED.get(pid)
+    if daemon:
+        return daemon.running()
+    proc = Proc.of(pid)
+    return bool(proc and proc.alive())
 
 
-def is_running(pid: int, expect: str = "") -> bool:
-    """Tell whether ``pid`` is alive (not a zombie) and its command line
-    contains ``expect``."""
-    _reap(pid)
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        cmdline = cmdline.replace(b"\0", b" ").decode()
-    except OSError:
-        return False
-    if stat.rsplit(")", 1)[1].split()[0] == "Z":
-        return False
-    return expect in cmdline
+def _remaining(procs: Sequence[Proc]) -> tuple[list[int], list[Proc]]:
+    """(live pids among ``procs`` and their groups, the procs that still
+    lead a group or live), from one reading of /proc."""
+    stats = dict(_all_stats())
+
+    def ours(p: Proc) -> bool:  # its pid is not another process's now
+        return p.pid not in stats or int(stats[p.pid][_START]) == p.start
+
+    leaders = {p.pid for p in procs if ours(p)}
+    live = {pid for pid, f in stats.items() if f[_STATE] != "Z"
+            and (pid in leaders or int(f[_PGRP]) in leaders)}
+    groups = {int(stats[pid][_PGRP]) for pid in live}
+    return sorted(live), [p for p in procs if ours(p) and (
+        p.pid in live or p.pid in groups)]
 
 
-def stop(pid: int, expect: str = "", timeout: float = 10.0) -> None:
-    """Terminate the process group led by ``pid``; kill it if it
-    lingers."""
-    if not is_running(pid, expect):
-        return
+def stop_procs(procs: Sequence[Proc], timeout: float = 10.0,
+               reap: Callable[[], object] = lambda: None) -> list[int]:
+    """SIGTERM ``procs`` and the process groups they lead, SIGKILL what is
+    left after ``timeout``; return the pids that survived (none, normally).
+    The group of a leader that exited is stopped too."""
+
+    def left() -> list[int]:
+        reap()
+        return _remaining(procs)[0]
+
     for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(pid, sig)
-        except ProcessLookupError:
-            return
-        if wait_for(lambda: not is_running(pid), wait, interval=0.05):
-            return
-
-
-def stop_all(pids: Sequence[int], timeout: float = 10.0) -> None:
-    """Terminate the process groups led by ``pids`` together; kill those
-    that linger."""
-    live = [pid for pid in pids if is_running(pid)]
-    for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 5.0)):
-        for pid in live:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, sig)
-        wait_for(lambda: not any(map(is_running, live)), wait, interval=0.05)
-        live = [pid for pid in live if is_running(pid)]
+        live, targets = _remaining(procs)
         if not live:
-            return
+            return []
+        for p in targets:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(p.pid, sig)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(p.pid, sig)
+        if wait_for(lambda: not left(), wait, interval=0.05):
+            return []
+    return left()
+
+
+def stop_daemons(daemons: Sequence[Daemon], timeout: float = 10.0,
+                 others: Sequence[Proc] = ()) -> list[int]:
+    """Stop ``daemons`` and ``others`` together with their groups and
+    descendants (those in sessions of their own too); reap the daemons;
+    return the pids that survived SIGKILL."""
+    procs = [*(d.proc for d in daemons), *others]
+    for proc in list(procs):
+        if proc.alive():  # else its pid may be another process's now
+            procs += descendants(proc.pid)
+
+    def reap() -> None:
+        for d in daemons:
+            d.popen.poll()
+
+    return stop_procs(procs, timeout, reap)
+
+
+def stop(pid: int, timeout: float = 10.0) -> list[int]:
+    """Stop the daemon or process ``pid`` with its group and descendants."""
+    return stop_all([pid], timeout)
+
+
+def stop_all(pids: Sequence[int], timeout: float = 10.0,
+             others: Sequence[Proc] = ()) -> list[int]:
+    """Stop ``pids`` and ``others`` together, with their groups and
+    descendants; return the pids that survived SIGKILL."""
+    daemons = [_SPAWNED[p] for p in set(pids) if p in _SPAWNED]
+    mine = {d.pid for d in daemons}
+    procs = [p for p in map(Proc.of, set(pids) - mine) if p]
+    return stop_daemons(daemons, timeout, [*procs, *others])
 
 
 def wait_for(
@@ -145,13 +310,22 @@ def wait_for(
         time.sleep(interval)
 
 
-def kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
+def kill_group(pid: int, sig: int = signal.SIGKILL) -> list[Proc]:
     """Send ``sig`` to the process group led by ``pid``; wait until the
-    leader is gone."""
+    leader is gone. Return its descendants in sessions of their own (a
+    conductor's hook processes), which the signal does not reach: stop them
+    later with stop_all(..., others=...)."""
+    orphans = [p for p in descendants(pid) if _pgrp(p.pid) != pid]
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, sig)
     if not wait_for(lambda: not is_running(pid), 10.0, interval=0.05):
         raise RuntimeError(f"pid {pid} survived signal {sig}")
+    return orphans
+
+
+def _pgrp(pid: int) -> int:
+    fields = _stat(pid)
+    return int(fields[_PGRP]) if fields else -1
 
 
 def tail(path: Path, lines: int = 60) -> str:
@@ -355,6 +529,9 @@ class VnfmServices:
         self.db_url = ""
         # Service name (api, conductor-N) -> pid, and -> log file.
         self.pids: dict[str, int] = {}
+        # What killed services left running (hooks in sessions of their
+        # own), stopped with the services.
+        self.orphans: list[Proc] = []
         self.logs: dict[str, Path] = {}
         self._seq = 0
         # The same Fernet key on every service, as production requires.
@@ -426,9 +603,11 @@ class VnfmServices:
     def _wait(self, service: str, ready: Callable[[], bool],
               timeout: float) -> None:
         def check() -> bool:
-            if not is_running(self.pids[service]):
-                raise RuntimeError(f"{service} exited during start-up:\n"
-                                   + self.log_tails())
+            daemon = spawned(self.pids[service])
+            if daemon and not daemon.running():
+                raise RuntimeError(
+                    f"{service} exited during start-up ("
+                    f"{daemon.exit_reason()}):\n" + self.log_tails())
             return ready()
 
         if not wait_for(check, timeout, interval=0.1):
@@ -463,7 +642,7 @@ class VnfmServices:
     def kill(self, service: str, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to the process group of ``service``; wait until it
         is gone."""
-        kill_group(self.pids[service], sig)
+        self.orphans += kill_group(self.pids[service], sig)
 
     def terminate(self, *services: str) -> None:
         """Stop ``services`` gracefully (SIGTERM), all at once."""
@@ -473,7 +652,7 @@ class VnfmServices:
         """Stop every service, then delete the vhost and the database."""
         import psycopg2
 
-        stop_all(list(self.pids.values()))
+        stop_all(list(self.pids.values()), others=self.orphans)
         if not self.transport_url:
             return
         if not self.given_transport_url:

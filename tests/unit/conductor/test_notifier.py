@@ -229,6 +229,20 @@ def test_oauth2_token_fetched_once_and_reused(notifier, receiver):
         'Bearer token-nfvo-1'}
 
 
+def test_oauth2_secret_beyond_latin_1(notifier, receiver):
+    # Sent as UTF-8 (IETF RFC 7617); it raised UnicodeEncodeError, a 500
+    # when creating the subscription (found by the schema fuzzing).
+    secret = 'p\u00e4ss-\U0001f511'
+    receiver.clients = {'nfvo': secret}
+    _subscribe(receiver, _oauth2(receiver, secret))
+    _create_instance()
+
+    notifier().run_once()
+
+    assert receiver.wait(1)[0]['headers']['Authorization'] == (
+        'Bearer token-nfvo-1')
+
+
 def test_oauth2_token_renewed_when_expired_or_refused(notifier, receiver,
                                                      clock):
     now = [0.0]

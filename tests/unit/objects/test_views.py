@@ -104,3 +104,15 @@ def test_package_view():
         f'{BASE}/vnfpkgm/v1/vnf_packages/p1/package_content')
     row['onboarding_state'] = 'ONBOARDED'
     assert 'onboardingFailureDetails' not in vnf_package.to_sol(row)
+
+
+def test_package_software_images_have_created_at():
+    # SOL005 9.5.3.2: createdAt is mandatory in VnfPackageSoftwareImageInfo.
+    created = datetime.datetime(2026, 1, 2, 3, 4, 5)
+    row = {'id': 'p1', 'onboarding_state': 'ONBOARDED',
+           'created_at': created,
+           'software_images': [{'id': 'VDU1', 'name': 'img'}]}
+    image, = vnf_package.to_sol(row)['softwareImages']
+    assert image == {'id': 'VDU1', 'name': 'img',
+                     'createdAt': '2026-01-02T03:04:05.000000Z'}
+    assert 'createdAt' not in row['software_images'][0]

@@ -159,3 +159,17 @@ def test_keystone_context_from_headers(database, rpc):
     finally:
         CONF.clear_override('auth_strategy', group='api')
         policies.reset()
+
+
+@pytest.mark.parametrize('body, where', [
+    (b'{"vnfdId": "a\\u0000b"}', 'vnfdId'),
+    (b'{"vnfdId": "x", "metadata": {"k\\u0000": 1}}', 'metadata'),
+    (b'{"vnfdId": "x", "metadata": {"k": ["ok", "\\u0000"]}}',
+     'metadata/k/1'),
+])
+def test_nul_in_a_string_is_400(client, body, where):
+    # PostgreSQL cannot store U+0000 in text or jsonb: refused up front.
+    resp = client.lcm('POST', '/vnf_instances', raw=body,
+                      content_type='application/json')
+    detail = _problem(resp, 400)
+    assert 'U+0000' in detail and detail.startswith(where), detail

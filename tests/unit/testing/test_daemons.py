@@ -33,8 +33,6 @@ def test_kubelet_runs_this_python_module() -> None:
     argv = daemons.kubelet(LAYOUT, 3, "demo", 0.5, "bad")
     assert argv[1:3] == ["-m", "vnfm.testing.kubelet"]
     assert "--nodes=3" in argv and "--failing-images=bad" in argv
-    assert daemons.marker("kubelet") == "vnfm.testing.kubelet"
-    assert daemons.marker("etcd") == "etcd"
 
 
 def test_token_lines_quote_groups() -> None:

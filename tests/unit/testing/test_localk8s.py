@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,21 @@ def test_failing_image_default_pattern() -> None:
     assert pattern.search("quay.io/x/no-such-image@sha256:00")
     assert not pattern.search("nginx")
     assert not pattern.search("docker.io/library/nginx:1.19")
+
+
+def test_signals_during_up_raise_and_are_restored() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(localk8s.Interrupted, match="SIGTERM"):
+        with localk8s._signals_raise():
+            signal.raise_signal(signal.SIGTERM)
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_ignored_signals_stay_ignored() -> None:
+    # `nohup` ignores SIGHUP: up must not turn it into a failure.
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with localk8s._signals_raise():
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)

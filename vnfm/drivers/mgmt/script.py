@@ -1,4 +1,4 @@
-"""Hook scripts from the package, run in a subprocess (DESIGN.md section 5).
+"""Hook scripts from the package, run in a subprocess (design.rst §5).
 
 Protocol: the script gets a JSON document on stdin (hook, operation,
 vnf_instance, vnf_lcm_op_occ, request, package_dir, vim_connection_info),
