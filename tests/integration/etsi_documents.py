@@ -6,7 +6,7 @@ doc/source/conformance.rst lists the same.
 /vnflcm/v2: SOL003 V3.3.1, VNF LCM API 2.0.0 (OpenAPI 3.0, one file).
 /vnfpkgm/v1: SOL005 V2.4.1, VNF package management API 1.0.0 (Swagger 2.0,
 ETSI TST010's harvest), the nearest document to the V2.6.1 shapes vnfm
-serves there (DESIGN.md section 1).
+serves there (doc/source/design.rst section 1).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ UNSERVED_LCM = ("/vnf_instances/{vnfInstanceId}/scale_to_level",
                 "/vnf_instances/{vnfInstanceId}/revert_to_snapshot",
                 "/vnf_snapshots", "/vnf_snapshots/{vnfSnapshotInfoId}",
                 "/vnf_snapshots/{vnfSnapshotInfoId}/vnf_state_snapshot")
-# SOL005 package subscriptions: not served on /vnfpkgm/v1 (DESIGN.md 1);
+# SOL005 package subscriptions: not served on /vnfpkgm/v1 (doc/source/design.rst section 1);
 # the notification endpoints are the subscriber's, not the NFVO's.
 UNSERVED_PKG = ("/subscriptions", "/subscriptions/{subscriptionId}")
 
