@@ -28,7 +28,7 @@ def _get(req: ApiRequest) -> dict:
 def index(req: ApiRequest) -> webob.Response:
     """GET: the op occurrences, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols: db.op_list(req.owner_filter(), cols),
+        req, lambda cols, after: db.op_scan(req.owner_filter(), cols, after),
         op_occ.to_sol, op_occ.SOL013, CONF.api.lcm_op_occ_page_size,
         op_occ.LIST_COLUMNS)
 
