@@ -77,6 +77,8 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     (_INST + '/terminate', {'POST': _lcm(
         lcm.terminate, 'terminate', inst_schema.TERMINATE)}),
     (_INST + '/scale', {'POST': _lcm(lcm.scale, 'scale', inst_schema.SCALE)}),
+    (_INST + '/scale_to_level', {'POST': _lcm(
+        lcm.scale_to_level, 'scale_to_level', inst_schema.SCALE_TO_LEVEL)}),
     (_INST + '/heal', {'POST': _lcm(lcm.heal, 'heal', inst_schema.HEAL)}),
     (_INST + '/change_ext_conn', {'POST': _lcm(
         lcm.change_ext_conn, 'change_ext_conn',

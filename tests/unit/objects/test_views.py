@@ -39,6 +39,7 @@ def test_instance_view_masks_secrets_and_links():
         'self': {'href': href},
         'terminate': {'href': f'{href}/terminate'},
         'scale': {'href': f'{href}/scale'},
+        'scaleToLevel': {'href': f'{href}/scale_to_level'},
         'heal': {'href': f'{href}/heal'}}
     assert 'SECRET' not in str(out)
     assert row['vim_connection_info']['v']['accessInfo']['password'] == (

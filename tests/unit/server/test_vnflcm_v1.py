@@ -304,7 +304,8 @@ def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
                          'active_instance_id': None})
     shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
     assert shown['vimConnectionInfo'] == vim
-    assert set(shown['_links']) == {'self', 'terminate', 'scale', 'heal'}
+    assert set(shown['_links']) == {'self', 'terminate', 'scale',
+                                    'scaleToLevel', 'heal'}
 
 
 def test_tacker_openstack_vim_type_without_its_driver_is_422(client, rpc):

@@ -1,5 +1,6 @@
-"""Task resources of a VNF instance: instantiate, terminate, scale, heal,
-change_ext_conn, change_vnfpkg (SOL003 v3.3.1 clauses 5.4.4 to 5.4.11a).
+"""Task resources of a VNF instance: instantiate, terminate, scale,
+scale_to_level, heal, change_ext_conn, change_vnfpkg (SOL003 v3.3.1
+clauses 5.4.4 to 5.4.11a).
 
 Each checks what can be checked now (state, flavour, aspect, VNFC ids) so
 the client gets a 4xx instead of a failed op, then records the op.
@@ -11,6 +12,7 @@ import webob
 
 from vnfm.common import exceptions
 from vnfm.db import api as db
+from vnfm.objects import scale_level
 from vnfm.objects import states
 from vnfm.server.controllers import vnf_instances
 from vnfm.server.request import ApiRequest
@@ -95,6 +97,24 @@ def scale(req: ApiRequest) -> webob.Response:
                 f"{body['aspectId']} from level {current} to {new}, outside "
                 f"0..{maximum}.")
     return vnf_instances.start_op(req, row, _OP.SCALE, _INSTANTIATED)
+
+
+def scale_to_level(req: ApiRequest) -> webob.Response:
+    """POST scale_to_level: the level or every aspect must exist in the
+    instance's flavour and every target level be within its maximum."""
+    row = _instance_in(req, _INSTANTIATED)
+    info = row['instantiated_vnf_info'] or {}
+    flavour = (_vnfd(row).get('flavours') or {}).get(info.get('flavourId'))
+    if flavour is not None:
+        try:
+            scale_level.target_levels(
+                flavour, scale_level.current_levels(info), req.json)
+        except scale_level.LevelError as e:
+            error = (exceptions.UnprocessableEntity if e.unknown_level
+                     else exceptions.BadRequest)
+            raise error(e.detail) from None
+    return vnf_instances.start_op(req, row, _OP.SCALE_TO_LEVEL,
+                                  _INSTANTIATED)
 
 
 def heal(req: ApiRequest) -> webob.Response:

@@ -52,6 +52,7 @@ INSTANTIATE = _C.obj(
 
 TERMINATE = v2.TERMINATE
 SCALE = v2.SCALE
+SCALE_TO_LEVEL = v2.SCALE_TO_LEVEL
 HEAL = v2.HEAL
 
 # 5.5.2.11 ChangeExtVnfConnectivityRequest

@@ -37,6 +37,8 @@ ROUTES = [
     (_INST + '/terminate', {'POST': action(
         lcm.terminate, 'terminate', schema.TERMINATE)}),
     (_INST + '/scale', {'POST': action(lcm.scale, 'scale', schema.SCALE)}),
+    (_INST + '/scale_to_level', {'POST': action(
+        lcm.scale_to_level, 'scale_to_level', schema.SCALE_TO_LEVEL)}),
     (_INST + '/heal', {'POST': action(
         vnf_instances.heal, 'heal', schema.HEAL)}),
     (_INST + '/change_ext_conn', {'POST': action(
