@@ -18,7 +18,7 @@ from vnfm.db import api as db
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.lcm import change_vnfpkg, finish, heal, inputs, instantiate
-from vnfm.lcm import modify_info, scale, scale_to_level, terminate
+from vnfm.lcm import modify_info, operate, scale, scale_to_level, terminate
 from vnfm.lcm.operation import Operation
 from vnfm.lcm.run import LeaseLost, OpRun
 from vnfm.objects import notifications
@@ -30,7 +30,7 @@ LOG = logging.getLogger(__name__)
 OPERATIONS: dict[str, Operation] = {op.operation: op for op in (
     instantiate.Instantiate(), terminate.Terminate(), scale.Scale(),
     heal.Heal(), modify_info.ModifyInfo(), change_vnfpkg.ChangeVnfpkg(),
-    scale_to_level.ScaleToLevel())}
+    scale_to_level.ScaleToLevel(), operate.Operate())}
 
 
 def lease_until(now: datetime.datetime | None = None) -> datetime.datetime:

@@ -38,8 +38,10 @@ class Capabilities:
     operations: frozenset[states.LcmOperation] = BASE_OPERATIONS
 
 
-NOOP = Capabilities(vim_types=('VNFM.NOOP.V_1',))
-KUBERNETES = Capabilities(vim_types=('ETSINFV.KUBERNETES.V_1',))
+NOOP = Capabilities(vim_types=('VNFM.NOOP.V_1',),
+                    operations=BASE_OPERATIONS | {_OP.OPERATE})
+KUBERNETES = Capabilities(vim_types=('ETSINFV.KUBERNETES.V_1',),
+                          operations=BASE_OPERATIONS | {_OP.OPERATE})
 
 
 class UnknownDriver(LookupError):

@@ -80,6 +80,8 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     (_INST + '/scale_to_level', {'POST': _lcm(
         lcm.scale_to_level, 'scale_to_level', inst_schema.SCALE_TO_LEVEL)}),
     (_INST + '/heal', {'POST': _lcm(lcm.heal, 'heal', inst_schema.HEAL)}),
+    (_INST + '/operate', {'POST': _lcm(lcm.operate, 'operate',
+                                       inst_schema.OPERATE)}),
     (_INST + '/change_ext_conn', {'POST': _lcm(
         lcm.change_ext_conn, 'change_ext_conn',
         inst_schema.CHANGE_EXT_CONN)}),

@@ -51,4 +51,4 @@ def test_enabled_is_the_union_of_the_named_drivers():
     assert enabled.vim_types() == ['ETSINFV.KUBERNETES.V_1', 'VNFM.NOOP.V_1']
     assert enabled.operations(['ETSINFV.KUBERNETES.V_1']) == {
         'INSTANTIATE', 'TERMINATE', 'SCALE', 'SCALE_TO_LEVEL', 'HEAL',
-        'CHANGE_VNFPKG'}
+        'OPERATE', 'CHANGE_VNFPKG'}

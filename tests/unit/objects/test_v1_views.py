@@ -104,7 +104,8 @@ def test_instance_view_has_v1_shape():
         'terminate': {'href': f'{href}/terminate'},
         'scale': {'href': f'{href}/scale'},
         'scaleToLevel': {'href': f'{href}/scale_to_level'},
-        'heal': {'href': f'{href}/heal'}}
+        'heal': {'href': f'{href}/heal'},
+        'operate': {'href': f'{href}/operate'}}
     assert 'project_id' not in out and '_sealed' not in str(out)
 
 

@@ -216,7 +216,7 @@ def test_unsupported_operation_is_neither_advertised_nor_accepted(
                          vim_connection_info=VIM)
     shown = json_of(client.lcm('GET', f"/vnf_instances/{inst['id']}"))
     assert set(shown['_links']) == {'self', 'terminate', 'scale',
-                                    'scaleToLevel', 'heal'}
+                                    'scaleToLevel', 'heal', 'operate'}
     resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/change_ext_conn",
                       CHANGE_EXT_CONN)
     assert resp.status_int == 409
@@ -337,4 +337,45 @@ def test_scale_to_level_needs_instantiated(client):
     inst = make_instance(make_package(vnfd=_LEVELS_VNFD))
     resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/scale_to_level",
                       {'instantiationLevelId': 'big'})
+    assert resp.status_int == 409
+
+
+@pytest.mark.parametrize('body', [
+    {'changeStateTo': 'STOPPED'},
+    {'changeStateTo': 'STOPPED', 'stopType': 'GRACEFUL',
+     'gracefulStopTimeout': 5},
+    {'changeStateTo': 'STOPPED', 'stopType': 'FORCEFUL'},
+])
+@pytest.mark.parametrize('version', ['v1', 'v2'])
+def test_operate_starts_an_op(client, rpc, body, version):
+    inst = _leveled_instance()
+    path = f"/vnf_instances/{inst['id']}/operate"
+    resp = (v1(client, 'POST', path, body) if version == 'v1'
+            else client.lcm('POST', path, body))
+    assert resp.status_int == 202, resp.body
+    op = db.op_get(resp.headers['Location'].rsplit('/', 1)[1])
+    assert (op['operation'], op['operation_params']) == ('OPERATE', body)
+    assert rpc.calls == [('start_lcm_op', (op['id'],))]
+
+
+@pytest.mark.parametrize('body,status,words', [
+    ({'changeStateTo': 'STARTED'}, 409, 'already STARTED'),
+    ({'changeStateTo': 'PAUSED'}, 400, ''),
+    ({}, 400, ''),
+    ({'changeStateTo': 'STOPPED', 'stopType': 'FORCEFUL',
+      'gracefulStopTimeout': 3}, 400, 'only to stopType GRACEFUL'),
+    ({'changeStateTo': 'STOPPED', 'gracefulStopTimeout': -1}, 400, ''),
+])
+def test_operate_checks_before_recording(client, rpc, body, status, words):
+    inst = _leveled_instance()
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/operate", body)
+    assert resp.status_int == status, resp.body
+    assert words in json_of(resp)['detail']
+    assert db.op_list() == [] and rpc.calls == []
+
+
+def test_operate_needs_instantiated(client):
+    inst = make_instance(make_package())
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/operate",
+                      {'changeStateTo': 'STOPPED'})
     assert resp.status_int == 409

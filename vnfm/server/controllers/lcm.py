@@ -1,6 +1,6 @@
 """Task resources of a VNF instance: instantiate, terminate, scale,
-scale_to_level, heal, change_ext_conn, change_vnfpkg (SOL003 v3.3.1
-clauses 5.4.4 to 5.4.11a).
+scale_to_level, heal, operate, change_ext_conn, change_vnfpkg (SOL003
+v3.3.1 clauses 5.4.4 to 5.4.11a).
 
 Each checks what can be checked now (state, flavour, aspect, VNFC ids) so
 the client gets a 4xx instead of a failed op, then records the op.
@@ -134,6 +134,26 @@ def heal(req: ApiRequest) -> webob.Response:
                 f"vnfcInstanceId: VNFC {vnfc_id} does not exist in VNF "
                 f"instance {row['id']}.")
     return vnf_instances.start_op(req, row, _OP.HEAL, _INSTANTIATED)
+
+
+def operate(req: ApiRequest) -> webob.Response:
+    """POST operate: 409 when the VNF is already in the state asked for."""
+    row = _instance_in(req, _INSTANTIATED)
+    body = req.json
+    current = (row['instantiated_vnf_info'] or {}).get('vnfState')
+    if current == body['changeStateTo']:
+        raise exceptions.Conflict(
+            f"VNF instance {row['id']} is already {current}; nothing to "
+            'do.')
+    if body['changeStateTo'] == 'STARTED' and (
+            'stopType' in body or 'gracefulStopTimeout' in body):
+        raise exceptions.BadRequest(
+            'stopType and gracefulStopTimeout apply only to changeStateTo '
+            'STOPPED.')
+    if body.get('stopType') == 'FORCEFUL' and 'gracefulStopTimeout' in body:
+        raise exceptions.BadRequest(
+            'gracefulStopTimeout applies only to stopType GRACEFUL.')
+    return vnf_instances.start_op(req, row, _OP.OPERATE, _INSTANTIATED)
 
 
 def change_ext_conn(req: ApiRequest) -> webob.Response:

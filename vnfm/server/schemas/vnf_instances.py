@@ -118,6 +118,14 @@ HEAL = _C.obj({
     'healScript': {'type': 'string', 'maxLength': 1024},
 })
 
+# 5.5.2.10 OperateVnfRequest
+OPERATE = _C.obj({
+    'changeStateTo': {'type': 'string', 'enum': ['STARTED', 'STOPPED']},
+    'stopType': {'type': 'string', 'enum': ['FORCEFUL', 'GRACEFUL']},
+    'gracefulStopTimeout': _C.NON_NEGATIVE_INT,
+    'additionalParams': _C.KEY_VALUE_PAIRS,
+}, required=('changeStateTo',))
+
 # 5.5.2.11 ChangeExtVnfConnectivityRequest
 CHANGE_EXT_CONN = _C.obj({
     'extVirtualLinks': _C.array_of(EXT_VIRTUAL_LINK, min_items=1),

@@ -41,6 +41,8 @@ ROUTES = [
         lcm.scale_to_level, 'scale_to_level', schema.SCALE_TO_LEVEL)}),
     (_INST + '/heal', {'POST': action(
         vnf_instances.heal, 'heal', schema.HEAL)}),
+    (_INST + '/operate', {'POST': action(lcm.operate, 'operate',
+                                         schema.OPERATE)}),
     (_INST + '/change_ext_conn', {'POST': action(
         vnf_instances.change_ext_conn, 'change_ext_conn',
         schema.CHANGE_EXT_CONN)}),
