@@ -7,6 +7,7 @@ is what ``vnfm-conductor``, the all-in-one process and the tests run.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from vnfm.conductor.workers import WorkPool
 from vnfm.conf import CONF
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
+from vnfm.lcm import cancel
 from vnfm.lcm.driver import LcmDriver
 
 LOG = logging.getLogger(__name__)
@@ -55,7 +57,9 @@ class ConductorService:
         tasks = [('heartbeat', CONF.conductor.heartbeat_interval,
                   self.heartbeat),
                  ('sweep', CONF.conductor.sweep_interval, self.sweep),
-                 ('notify', CONF.notifications.interval, self.notify)]
+                 ('notify', CONF.notifications.interval, self.notify),
+                 ('cancel', CONF.conductor.cancel_poll_interval,
+                  functools.partial(cancel.kill_forceful, self.host))]
         if CONF.kubernetes.sync_interval > 0:
             tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
         for name, interval, task in tasks:

@@ -10,6 +10,7 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base as infra_base
+from vnfm.lcm import cancel
 from vnfm.lcm.operation import Outcome, with_hook_changes
 from vnfm.lcm.run import OpRun
 from vnfm.lcm.scale import Scale
@@ -67,6 +68,7 @@ class ScaleToLevel(Scale):
         started = [(name, s) for name, s in run.steps().items()
                    if name.startswith(STEP_PREFIX)]
         for name, step in reversed(started):
+            cancel.check(run.op['id'], f'before rolling back {name}')
             ctx = self._aspect_context(run, run.instance, step['request'])
             run.infra.rollback_scale(ctx)
         undone = run.rollback_hooks(['scale_start', 'scale_end'])

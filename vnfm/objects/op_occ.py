@@ -31,6 +31,7 @@ _ATTRS = (
 )
 _TIMES = ('state_entered_time', 'start_time')
 _FAILED_TEMP_LINKS = ('retry', 'rollback', 'fail')
+_CANCELLABLE = ('STARTING', 'PROCESSING', 'ROLLING_BACK')
 
 
 def op_href(base_url: str, op_id: str) -> str:
@@ -48,6 +49,8 @@ def _links(row: dict, base_url: str) -> dict:
     if row.get('operation_state') == 'FAILED_TEMP':
         for name in _FAILED_TEMP_LINKS:
             links[name] = {'href': f'{href}/{name}'}
+    if row.get('operation_state') in _CANCELLABLE:
+        links['cancel'] = {'href': f'{href}/cancel'}
     return links
 
 

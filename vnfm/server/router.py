@@ -94,7 +94,8 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     (_OCC + '/rollback', {'POST': _lcm(op_occs.rollback,
                                        'lcm_op_occ_rollback')}),
     (_OCC + '/fail', {'POST': _lcm(op_occs.fail, 'lcm_op_occ_fail')}),
-    (_OCC + '/cancel', {'POST': _lcm(op_occs.cancel, 'lcm_op_occ_cancel')}),
+    (_OCC + '/cancel', {'POST': _lcm(op_occs.cancel, 'lcm_op_occ_cancel',
+                                     inst_schema.CANCEL)}),
     ('/vnflcm/v2/subscriptions', {
         'POST': _lcm(subscriptions.create, 'subscription_create',
                      subsc_schema.CREATE),

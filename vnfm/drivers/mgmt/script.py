@@ -28,6 +28,7 @@ from typing import IO, Any
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.drivers.mgmt import base
+from vnfm.drivers.mgmt import processes
 
 LOG = logging.getLogger(__name__)
 PASSED_ENV = ('VNFM_HOOK_RECORD',)
@@ -56,7 +57,8 @@ class ScriptMgmtDriver(base.MgmtDriver):
             rc, out, err = _run(where, [_python(), '-E', '-s', path], doc,
                                 package_dir, _environment(tmp),
                                 min(ctx.remaining(),
-                                    CONF.mgmt_driver.script_timeout))
+                                    CONF.mgmt_driver.script_timeout),
+                                op_id=ctx.vnf_lcm_op_occ.get('id'))
         if err:
             LOG.info('%s (vnf instance %s) stderr:\n%s', where,
                      ctx.vnf_instance.get('id'), _text(err))
@@ -152,12 +154,24 @@ def _feed(pipe: IO[bytes], data: bytes) -> None:
 
 
 def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
-         env: dict[str, str], timeout: float) -> tuple[int, bytes, bytes]:
-    """Run ``cmd`` in its own process group; kill the group on timeout."""
-    limit = CONF.mgmt_driver.max_output_bytes
+         env: dict[str, str], timeout: float,
+         op_id: str | None = None) -> tuple[int, bytes, bytes]:
+    """Run ``cmd`` in its own process group; kill the group on timeout.
+    While it runs, a FORCEFUL cancel of ``op_id`` can kill it
+    (``processes``)."""
     proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
         cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+    processes.started(op_id, proc)
+    try:
+        return _wait(where, proc, doc, timeout)
+    finally:
+        processes.finished(op_id, proc)
+
+
+def _wait(where: str, proc: subprocess.Popen, doc: bytes,
+          timeout: float) -> tuple[int, bytes, bytes]:
+    limit = CONF.mgmt_driver.max_output_bytes
     out = _Capture(proc.stdout, limit, keep_tail=False)
     err = _Capture(proc.stderr, limit, keep_tail=True)
     feeder = threading.Thread(target=_feed, args=(proc.stdin, doc),
