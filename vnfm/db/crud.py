@@ -123,10 +123,14 @@ def select(table: sa.Table, match: dict | None = None,
 def scan(table: sa.Table, match: dict | None = None,
          order_by: str = 'created_at',
          columns: Iterable[str] | None = None, after: str | None = None,
-         chunk: int = 500) -> Iterator[dict]:
+         chunk: int = 128, max_chunk: int = 1024) -> Iterator[dict]:
     """Rows matching ``match`` in ``select``'s order, starting after the
-    row ``after`` (an id), read ``chunk`` rows per query so a long list is
-    never held whole; BadRequest if ``after`` names no row."""
+    row ``after`` (an id), read a chunk per query so a long list is never
+    held whole; BadRequest if ``after`` names no row.
+
+    The first chunk holds a default page and one more row; each next one
+    doubles, up to ``max_chunk``, for readers that skip rows (filters).
+    """
     wanted = list(columns) if columns else None
     if wanted is not None:
         wanted += [c for c in (order_by, 'id') if c not in wanted]
@@ -147,6 +151,7 @@ def scan(table: sa.Table, match: dict | None = None,
         if len(rows) < chunk:
             return
         key = (rows[-1][order_by], rows[-1]['id'])
+        chunk = min(chunk * 2, max_chunk)
 
 
 def _scan_start(table: sa.Table, order_by: str,
