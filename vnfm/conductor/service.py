@@ -7,6 +7,7 @@ is what ``vnfm-conductor``, the all-in-one process and the tests run.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -23,6 +24,7 @@ from vnfm.conf import CONF
 from vnfm.db import outbox
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
+from vnfm.lcm import cancel
 from vnfm.lcm.driver import LcmDriver
 
 LOG = logging.getLogger(__name__)
@@ -62,7 +64,9 @@ class ConductorService:
         tasks = [('heartbeat', CONF.conductor.heartbeat_interval,
                   self.heartbeat),
                  ('sweep', CONF.conductor.sweep_interval, self.sweep),
-                 ('notify', CONF.notifications.interval, self.notify)]
+                 ('notify', CONF.notifications.interval, self.notify),
+                 ('cancel', CONF.conductor.cancel_poll_interval,
+                  functools.partial(cancel.kill_forceful, self.host))]
         if CONF.kubernetes.sync_interval > 0:
             tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
         for name, interval, task in tasks:

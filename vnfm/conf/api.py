@@ -27,17 +27,27 @@ opts = [
                help='Largest JSON request body accepted, in bytes. '
                     'Package uploads are limited by [vnf_package] '
                     'max_size instead.'),
-    cfg.IntOpt('vnf_instance_page_size', default=0, min=0,
-               help='Instances per page of GET vnf_instances; 0 returns '
-                    'all in one page.'),
-    cfg.IntOpt('lcm_op_occ_page_size', default=0, min=0,
+    cfg.IntOpt('vnf_instance_page_size', default=100, min=0,
+               help='Instances per page of GET vnf_instances (SOL013 '
+                    'paging: a Link header leads to the next page); 0 '
+                    'returns all in one page, up to max_list_items.'),
+    cfg.IntOpt('lcm_op_occ_page_size', default=100, min=0,
                help='Op occurrences per page of GET vnf_lcm_op_occs; 0 '
-                    'returns all in one page.'),
-    cfg.IntOpt('vnf_package_page_size', default=0, min=0,
+                    'returns all in one page, up to max_list_items.'),
+    cfg.IntOpt('vnf_package_page_size', default=100, min=0,
                help='Packages per page of GET vnf_packages; 0 returns all '
-                    'in one page.'),
-    cfg.IntOpt('subscription_page_size', default=0, min=0,
-               help='Subscriptions per page; 0 returns all in one page.'),
+                    'in one page, up to max_list_items.'),
+    cfg.IntOpt('subscription_page_size', default=100, min=0,
+               help='Subscriptions per page; 0 returns all in one page, '
+                    'up to max_list_items.'),
+    cfg.IntOpt('max_list_items', default=10000, min=0,
+               help='Most items a list whose paging is off (page size 0) '
+                    'returns; more is a 400 "response too big" (SOL013 '
+                    '5.4.2.1). 0: no limit.'),
+    cfg.BoolOpt('allow_duplicate_subscriptions', default=False,
+                help='Create a subscription identical to an existing one '
+                     '(201) instead of answering 303 See Other with the '
+                     'existing one (SOL003 5.4.18.3.1).'),
 ]
 
 

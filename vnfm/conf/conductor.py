@@ -20,6 +20,11 @@ opts = [
     cfg.FloatOpt('sweep_interval', default=5.0, min=0.1,
                  help='Seconds between looks for expired leases and for '
                       'operations whose RPC cast was lost.'),
+    cfg.FloatOpt('cancel_poll_interval', default=0.25, min=0.05,
+                 help='Seconds between looks for a FORCEFUL cancel of an '
+                      'operation this conductor runs (its running hook is '
+                      'then killed). A GRACEFUL cancel is seen at the next '
+                      'step without polling.'),
     cfg.IntOpt('cast_retries', default=2, min=0,
                help='Reconnection attempts of an RPC cast before vnfm-api '
                     'gives up on it (the operation is already recorded; a '

@@ -8,13 +8,13 @@ from vnfm.csar.model import BUILTIN_ARTIFACT_TYPE, HOOK_NAMES, Hook
 from vnfm.csar.topology import resolve_file
 
 # Standard SOL001 Vnflcm operations that are LCM operations themselves, and
-# the standard hooks vnfm does not run; both are refused when given an
-# implementation.
+# the standard hooks vnfm does not run (scale_to_level runs the scale
+# hooks); both are refused when given an implementation.
 _SOL001_OPS = ("instantiate", "terminate", "modify_information",
                "change_flavour", "change_external_connectivity", "operate",
                "heal", "scale", "scale_to_level", "change_current_package")
 _UNSUPPORTED = tuple(f"{op}_{w}"
-                     for op in ("change_flavour", "operate", "scale_to_level")
+                     for op in ("change_flavour", "scale_to_level")
                      for w in ("start", "end"))
 _IFACE_KEYS = ("type", "inputs", "description", "notifications",
                "derived_from")

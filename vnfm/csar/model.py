@@ -4,8 +4,9 @@ import dataclasses
 from typing import Any
 
 HOOK_OPERATIONS = (
-    "instantiate", "terminate", "scale", "heal", "modify_information",
-    "change_external_connectivity", "change_current_package")
+    "instantiate", "terminate", "scale", "heal", "operate",
+    "modify_information", "change_external_connectivity",
+    "change_current_package")
 HOOK_NAMES = tuple(f"{op}_{when}" for op in HOOK_OPERATIONS
                    for when in ("start", "end"))
 BUILTIN_ARTIFACT_TYPE = "vnfm.artifacts.BuiltinMgmtDriver"

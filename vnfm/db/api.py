@@ -10,7 +10,7 @@ raises ``Conflict``; a missing row raises ``NotFound``.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -47,6 +47,13 @@ def package_list(where: dict | None = None,
                  columns: Iterable[str] | None = None) -> list[dict]:
     """Packages matching ``where`` (column → value), oldest first."""
     return crud.select(PACKAGES, where, columns=columns)
+
+
+def package_scan(columns: Iterable[str] | None = None,
+                 after: str | None = None) -> Iterator[dict]:
+    """Every package, oldest first, after the package ``after``, read in
+    chunks (for lists)."""
+    return crud.scan(PACKAGES, None, columns=columns, after=after)
 
 
 def package_update(package_id: str, values: dict,
@@ -118,6 +125,14 @@ def instance_list(where: dict | None = None,
                   columns: Iterable[str] | None = None) -> list[dict]:
     """Instances matching ``where``, oldest first."""
     return crud.select(INSTANCES, where, columns=columns)
+
+
+def instance_scan(where: dict | None = None,
+                  columns: Iterable[str] | None = None,
+                  after: str | None = None) -> Iterator[dict]:
+    """Instances matching ``where``, oldest first, after the instance
+    ``after``, read in chunks (for lists)."""
+    return crud.scan(INSTANCES, where, columns=columns, after=after)
 
 
 def instance_update(instance_id: str, values: dict,
@@ -236,6 +251,15 @@ def op_list(where: dict | None = None,
             columns: Iterable[str] | None = None) -> list[dict]:
     """Op occurrences matching ``where``, oldest first."""
     return crud.select(OPS, where, order_by='start_time', columns=columns)
+
+
+def op_scan(where: dict | None = None,
+            columns: Iterable[str] | None = None,
+            after: str | None = None) -> Iterator[dict]:
+    """Op occurrences matching ``where``, oldest first, after the op
+    ``after``, read in chunks (for lists)."""
+    return crud.scan(OPS, where, order_by='start_time', columns=columns,
+                     after=after)
 
 
 def op_update(op_id: str, values: dict, expected: dict | None = None,

@@ -10,7 +10,7 @@ raises ``Conflict``; a missing row raises ``NotFound``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import sqlalchemy as sa
 
@@ -118,6 +118,54 @@ def select(table: sa.Table, match: dict | None = None,
         keys = list(result.keys())
         # One fetchall, not a fetch per row: lists are the hot read path.
         return [dict(zip(keys, r)) for r in result.all()]
+
+
+def scan(table: sa.Table, match: dict | None = None,
+         order_by: str = 'created_at',
+         columns: Iterable[str] | None = None, after: str | None = None,
+         chunk: int = 128, max_chunk: int = 1024) -> Iterator[dict]:
+    """Rows matching ``match`` in ``select``'s order, starting after the
+    row ``after`` (an id), read a chunk per query so a long list is never
+    held whole; BadRequest if ``after`` names no row.
+
+    The first chunk holds a default page and one more row; each next one
+    doubles, up to ``max_chunk``, for readers that skip rows (filters).
+    """
+    wanted = list(columns) if columns else None
+    if wanted is not None:
+        wanted += [c for c in (order_by, 'id') if c not in wanted]
+    selected = [table.c[c] for c in wanted] if wanted else [table]
+    key = _scan_start(table, order_by, after)
+    while True:
+        stmt = sa.select(*selected).where(*where(table, match))
+        if key is not None:
+            col = table.c[order_by]
+            stmt = stmt.where(sa.or_(col > key[0], sa.and_(
+                col == key[0], table.c.id > key[1])))
+        stmt = stmt.order_by(table.c[order_by], table.c.id).limit(chunk)
+        with session.reader() as conn:
+            result = conn.execute(stmt)
+            names = list(result.keys())
+            rows = [dict(zip(names, r)) for r in result.all()]
+        yield from rows
+        if len(rows) < chunk:
+            return
+        key = (rows[-1][order_by], rows[-1]['id'])
+        chunk = min(chunk * 2, max_chunk)
+
+
+def _scan_start(table: sa.Table, order_by: str,
+                after: str | None) -> tuple | None:
+    if after is None:
+        return None
+    stmt = sa.select(table.c[order_by], table.c.id).where(table.c.id == after)
+    with session.reader() as conn:
+        row = conn.execute(stmt).first()
+    if row is None:
+        raise exceptions.BadRequest(
+            f'Invalid nextpage_opaque_marker {after!r}: no such item; list '
+            f'again from the first page.')
+    return tuple(row)
 
 
 def one(table: sa.Table, id_: str) -> dict:

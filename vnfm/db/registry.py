@@ -4,6 +4,8 @@ subscriptions. Rows go in and out as plain dicts (see ``crud``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sqlalchemy import exc as sa_exc
 
 from vnfm.common import exceptions
@@ -68,6 +70,13 @@ def subscription_get(subscription_id: str) -> dict:
 def subscription_list(where: dict | None = None) -> list[dict]:
     """Subscriptions matching ``where``."""
     return crud.select(SUBSCRIPTIONS, where)
+
+
+def subscription_scan(where: dict | None = None,
+                      after: str | None = None) -> Iterator[dict]:
+    """Subscriptions matching ``where``, oldest first, after the
+    subscription ``after``, read in chunks (for lists)."""
+    return crud.scan(SUBSCRIPTIONS, where, after=after)
 
 
 def subscription_delete(subscription_id: str) -> None:

@@ -20,8 +20,8 @@ from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
-from vnfm.lcm import change_vnfpkg, finish, heal, inputs, instantiate
-from vnfm.lcm import modify_info, scale, terminate
+from vnfm.lcm import cancel, change_vnfpkg, finish, heal, inputs, instantiate
+from vnfm.lcm import modify_info, operate, scale, scale_to_level, terminate
 from vnfm.lcm.operation import Operation
 from vnfm.lcm.run import LeaseLost, OpRun
 from vnfm.objects import notifications
@@ -32,7 +32,8 @@ LOG = logging.getLogger(__name__)
 
 OPERATIONS: dict[str, Operation] = {op.operation: op for op in (
     instantiate.Instantiate(), terminate.Terminate(), scale.Scale(),
-    heal.Heal(), modify_info.ModifyInfo(), change_vnfpkg.ChangeVnfpkg())}
+    heal.Heal(), modify_info.ModifyInfo(), change_vnfpkg.ChangeVnfpkg(),
+    scale_to_level.ScaleToLevel(), operate.Operate())}
 
 
 def lease_until(now: datetime.datetime | None = None) -> datetime.datetime:
@@ -158,7 +159,9 @@ class LcmDriver:
             if run.op['operation_state'] == OpState.ROLLING_BACK.value:
                 finish.rolled_back(run, operation.rollback(run))
             else:
-                finish.complete(run, operation.forward(run))
+                outcome = operation.forward(run)
+                cancel.check(run.op['id'], 'before completing')
+                finish.complete(run, outcome)
                 operation.after_commit(run)
         except LeaseLost as e:
             LOG.warning('Op %s: this conductor (%s) lost it: %s',
@@ -180,6 +183,7 @@ class LcmDriver:
 
     def _fail(self, op: dict, error: exceptions.VnfmError,
               work: dict | None) -> None:
+        error = cancel.as_cancelled(op['id'], error)
         try:
             finish.fail(op, self.host, error, work)
         except LeaseLost as e:

@@ -26,9 +26,11 @@ def _leave(op: dict, event: OpEvent, values: dict, owner: str | None,
            instance_values: dict | None = None) -> dict:
     """Move ``op`` by ``event``, releasing it, if ``owner`` still has it."""
     state = next_state(op['operation_state'], event)
+    # Leaving a running state ends any cancel pending (SOL003 5.4.17).
     values = dict(values, operation_state=state.value,
                   state_entered_time=timeutils.utcnow(), owner=None,
-                  lease_expires_at=None)
+                  lease_expires_at=None, is_cancel_pending=False,
+                  cancel_mode=None)
     try:
         return db.op_update(
             op['id'], values,

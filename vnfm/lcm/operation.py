@@ -10,6 +10,7 @@ from typing import Any
 from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base as infra_base
+from vnfm.lcm import cancel
 from vnfm.lcm import grant
 from vnfm.lcm import merge
 from vnfm.lcm.run import OpRun
@@ -107,6 +108,7 @@ class Operation:
         """Call the driver's ``method`` if the infra step ever started."""
         if run.step_state(INFRA_STEP) is None:
             return
+        cancel.check(run.op['id'], f'before {method}')
         getattr(run.infra, method)(self.infra_context(run))
 
 

@@ -21,6 +21,7 @@ from vnfm.db import api as db
 from vnfm.drivers.infra.base import InfraDriver
 from vnfm.drivers.mgmt import base as mgmt_base
 from vnfm.drivers.mgmt import runner as mgmt_runner
+from vnfm.lcm import cancel
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import op_occ as op_view
 from vnfm.objects import vnf_instance as instance_view
@@ -118,6 +119,7 @@ class OpRun:
         if self.step_state(name) == DONE:
             LOG.info('Op %s: %s already done, skipped', self.op['id'], name)
             return self.steps()[name].get('result')
+        cancel.check(self.op['id'], f'before {name}')
         entry = self.steps().setdefault(name, {})
         entry.update(meta, state=STARTED)
         self.save_work()
@@ -173,6 +175,7 @@ class OpRun:
                                                hook)
             if definition is None:
                 continue
+            cancel.check(self.op['id'], f'before rolling back {hook}')
             result = self.mgmt.rollback(self.hook_context(hook, definition,
                                                           target=target))
             undone.append(result.changes)

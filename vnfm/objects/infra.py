@@ -23,9 +23,10 @@ from vnfm.objects import states
 NAMESPACE = 'vnfm.infra_capabilities'
 _OP = states.LcmOperation
 
-# The operations of InfraDriver's abstract methods: every driver runs them.
+# The operations of InfraDriver's abstract methods: every driver runs them
+# (SCALE_TO_LEVEL is made of scales).
 BASE_OPERATIONS = frozenset({_OP.INSTANTIATE, _OP.TERMINATE, _OP.SCALE,
-                             _OP.HEAL, _OP.CHANGE_VNFPKG})
+                             _OP.SCALE_TO_LEVEL, _OP.HEAL, _OP.CHANGE_VNFPKG})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,8 +38,10 @@ class Capabilities:
     operations: frozenset[states.LcmOperation] = BASE_OPERATIONS
 
 
-NOOP = Capabilities(vim_types=('VNFM.NOOP.V_1',))
-KUBERNETES = Capabilities(vim_types=('ETSINFV.KUBERNETES.V_1',))
+NOOP = Capabilities(vim_types=('VNFM.NOOP.V_1',),
+                    operations=BASE_OPERATIONS | {_OP.OPERATE})
+KUBERNETES = Capabilities(vim_types=('ETSINFV.KUBERNETES.V_1',),
+                          operations=BASE_OPERATIONS | {_OP.OPERATE})
 
 
 class UnknownDriver(LookupError):

@@ -35,6 +35,7 @@ _TIMES = ('state_entered_time', 'start_time')
 WAITING = 'waiting'
 _RUNNING = ('PROCESSING', 'ROLLING_BACK')
 _FAILED_TEMP_LINKS = ('retry', 'rollback', 'fail')
+_CANCELLABLE = ('STARTING', 'PROCESSING', 'ROLLING_BACK')
 
 
 def op_href(base_url: str, op_id: str) -> str:
@@ -52,6 +53,8 @@ def _links(row: dict, base_url: str) -> dict:
     if row.get('operation_state') == 'FAILED_TEMP':
         for name in _FAILED_TEMP_LINKS:
             links[name] = {'href': f'{href}/{name}'}
+    if row.get('operation_state') in _CANCELLABLE:
+        links['cancel'] = {'href': f'{href}/cancel'}
     return links
 
 

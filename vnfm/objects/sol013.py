@@ -8,6 +8,7 @@ client sees can be filtered on, nested ones included.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import urllib.parse
 from collections.abc import Iterable, Mapping
@@ -251,20 +252,30 @@ def _copy_path(src: dict, dst: dict, keys: list[str]) -> None:
     _copy_path(child, current, keys[1:])
 
 
-def _fields_list(name: str, value: str) -> list[str]:
+def _fields_list(name: str, value: str,
+                 attributes: frozenset[str] | None) -> list[str]:
     items = [v for v in value.split(',') if v]
     if not items:
         raise exceptions.BadRequest(f'Invalid {name}: it names no attribute.')
+    unknown = sorted({i.split('/')[0] for i in items} - attributes
+                     if attributes is not None else ())
+    if unknown:
+        raise exceptions.BadRequest(
+            f"Invalid {name}: unknown attribute {', '.join(unknown)}; this "
+            f"resource has {', '.join(sorted(attributes))}.")
     return items
 
 
 def parse_selector(params: Mapping[str, str], *, mandatory: Iterable[str],
-                   default_excluded: Iterable[str]) -> Selector:
-    """A Selector from query parameters; BadRequest on a forbidden mix.
+                   default_excluded: Iterable[str],
+                   attributes: Iterable[str] | None = None) -> Selector:
+    """A Selector from query parameters; BadRequest on a forbidden mix or
+    on an attribute not in ``attributes`` (when given).
 
     With no selector parameter the default-excluded attributes are left
     out, as SOL013 5.3.2 says (``all_fields`` returns everything).
     """
+    known = frozenset(attributes) if attributes is not None else None
     given = {k for k in _SELECTORS if k in params}
     exclude_value = params.get('exclude_fields', params.get('exclude-fields'))
     if exclude_value is not None:
@@ -285,9 +296,10 @@ def parse_selector(params: Mapping[str, str], *, mandatory: Iterable[str],
         return Selector(mandatory=mandatory)
     if exclude_value is not None:
         return Selector(mandatory=mandatory,
-                        exclude=_fields_list('exclude_fields', exclude_value))
+                        exclude=_fields_list('exclude_fields', exclude_value,
+                                             known))
     if 'fields' in given:
-        fields = _fields_list('fields', params['fields'])
+        fields = _fields_list('fields', params['fields'], known)
         if 'exclude_default' in given:
             return Selector(mandatory=mandatory, fields=fields,
                             exclude=default_excluded)
@@ -319,43 +331,48 @@ def default_view_suffices(params: Mapping[str, str],
 
 
 def select(items: Iterable[dict], params: Mapping[str, str],
-           resource: Resource, *, page_size: int = 0,
+           resource: Resource, *, page_size: int = 0, max_items: int = 0,
            url: str = '') -> tuple[list[dict], str | None]:
-    """Filter, page and select ``items`` (SOL dicts with ``id``) by the
-    query ``params``; returns the page and the Link header value (or None).
+    """Filter, page and select ``items`` (SOL dicts with ``id``, from the
+    requested marker on) by the query ``params``; returns the page and the
+    Link header value (or None).
 
-    ``url`` is the request URL without query; the next-page link keeps
-    every parameter but the marker.
+    ``items`` is consumed only as far as the page needs. With paging off
+    (``page_size`` 0) a result over ``max_items`` (if not 0) is a 400, as
+    SOL013 5.4.2.1 says. ``url`` is the request URL without query; the
+    next-page link keeps every parameter but the marker.
     """
     flt = (parse_filter(params['filter'], resource.attributes)
            if 'filter' in params else None)
     selector = parse_selector(params, mandatory=resource.mandatory,
-                              default_excluded=resource.default_excluded)
-    matched = [i for i in items if flt is None or flt.matches(i)]
-    page, next_marker = paginate(matched, page_size, params.get(MARKER))
-    link = None
-    if next_marker is not None:
-        query = [(k, v) for k, v in params.items() if k != MARKER]
-        query.append((MARKER, next_marker))
-        link = f'<{url}?{urllib.parse.urlencode(query)}>; rel="next"'
+                              default_excluded=resource.default_excluded,
+                              attributes=resource.attributes)
+    matched = (i for i in items if flt is None or flt.matches(i))
+    page, more = take(matched, page_size, max_items)
+    link = next_link(url, params, page[-1]['id']) if more else None
     return [selector.apply(i) for i in page], link
 
 
-def paginate(items: list[dict], page_size: int,
-             marker: str | None) -> tuple[list[dict], str | None]:
-    """One page after ``marker`` (the last id of the previous page) and the
-    marker of the next page, if any."""
-    start = 0
-    if marker is not None:
-        ids = [i.get('id') for i in items]
-        if marker not in ids:
-            raise exceptions.BadRequest(
-                f'Invalid {MARKER} {marker!r}: no such item; list again '
-                f'from the first page.')
-        start = ids.index(marker) + 1
-    if page_size <= 0:
-        return items[start:], None
-    page = items[start:start + page_size]
-    more = start + page_size < len(items)
-    return page, (page[-1]['id'] if more and page else None)
+def take(items: Iterable[dict], page_size: int,
+         max_items: int = 0) -> tuple[list[dict], bool]:
+    """The first ``page_size`` items and whether more follow; with paging
+    off (0) every item, BadRequest if there are more than ``max_items``."""
+    if page_size > 0:
+        page = list(itertools.islice(items, page_size + 1))
+        return page[:page_size], len(page) > page_size
+    if max_items <= 0:
+        return list(items), False
+    page = list(itertools.islice(items, max_items + 1))
+    if len(page) > max_items:
+        raise exceptions.BadRequest(
+            f'The response is too big: more than {max_items} items match '
+            f'and this server does not page this list. Narrow it with a '
+            f'filter.')
+    return page, False
 
+
+def next_link(url: str, params: Mapping[str, str], marker: str) -> str:
+    """The ``Link`` header value of the page after ``marker``."""
+    query = [(k, v) for k, v in params.items() if k != MARKER]
+    query.append((MARKER, marker))
+    return f'<{url}?{urllib.parse.urlencode(query)}>; rel="next"'

@@ -77,7 +77,11 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     (_INST + '/terminate', {'POST': _lcm(
         lcm.terminate, 'terminate', inst_schema.TERMINATE)}),
     (_INST + '/scale', {'POST': _lcm(lcm.scale, 'scale', inst_schema.SCALE)}),
+    (_INST + '/scale_to_level', {'POST': _lcm(
+        lcm.scale_to_level, 'scale_to_level', inst_schema.SCALE_TO_LEVEL)}),
     (_INST + '/heal', {'POST': _lcm(lcm.heal, 'heal', inst_schema.HEAL)}),
+    (_INST + '/operate', {'POST': _lcm(lcm.operate, 'operate',
+                                       inst_schema.OPERATE)}),
     (_INST + '/change_ext_conn', {'POST': _lcm(
         lcm.change_ext_conn, 'change_ext_conn',
         inst_schema.CHANGE_EXT_CONN)}),
@@ -90,7 +94,8 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     (_OCC + '/rollback', {'POST': _lcm(op_occs.rollback,
                                        'lcm_op_occ_rollback')}),
     (_OCC + '/fail', {'POST': _lcm(op_occs.fail, 'lcm_op_occ_fail')}),
-    (_OCC + '/cancel', {'POST': _lcm(op_occs.cancel, 'lcm_op_occ_cancel')}),
+    (_OCC + '/cancel', {'POST': _lcm(op_occs.cancel, 'lcm_op_occ_cancel',
+                                     inst_schema.CANCEL)}),
     ('/vnflcm/v2/subscriptions', {
         'POST': _lcm(subscriptions.create, 'subscription_create',
                      subsc_schema.CREATE),

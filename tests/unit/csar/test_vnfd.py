@@ -170,7 +170,8 @@ def test_hook_names_undeclared_artifact(sample):
 
 @pytest.mark.parametrize("name,msg",
                          [("instantiate_middle", "unknown hook"),
-                          ("operate_start", "not supported by vnfm"),
+                          ("change_flavour_start", "not supported by vnfm"),
+                          ("scale_to_level_end", "not supported by vnfm"),
                           ("instantiate", "not a hook")])
 def test_bad_hook_names(sample, name, msg):
     files = replace(sample, DF, "terminate_end:", f"{name}:")

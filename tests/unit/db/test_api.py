@@ -328,3 +328,23 @@ def test_delete_racing_an_op_start_never_loses_the_op(db_backend,
 
     assert outcome == ['conflict']
     assert len(api.op_list({'vnf_instance_id': inst['id']})) == 1
+
+
+def test_scan_reads_in_chunks_every_row_once_in_order(db_backend):
+    same = datetime.datetime(2026, 1, 1)
+    made = [_instance(vnf_instance_name=f'i{n}') for n in range(7)]
+    for row in made[2:5]:  # ties on created_at are ordered by id
+        api.instance_update(row['id'], {'created_at': same})
+    expected = [r['id'] for r in api.instance_list()]
+
+    rows = list(crud.scan(api.INSTANCES, chunk=2))
+    assert [r['id'] for r in rows] == expected
+    after = list(crud.scan(api.INSTANCES, after=expected[3], chunk=2,
+                           columns=['vnf_instance_name']))
+    assert [r['id'] for r in after] == expected[4:]
+    assert set(after[0]) == {'vnf_instance_name', 'created_at', 'id'}
+
+
+def test_scan_after_an_unknown_row_is_bad_request(db_backend):
+    with pytest.raises(exceptions.BadRequest, match='list again'):
+        list(api.instance_scan(after='no-such-id'))

@@ -50,4 +50,5 @@ def test_enabled_is_the_union_of_the_named_drivers():
     enabled = infra.enabled(('noop', 'kubernetes'))
     assert enabled.vim_types() == ['ETSINFV.KUBERNETES.V_1', 'VNFM.NOOP.V_1']
     assert enabled.operations(['ETSINFV.KUBERNETES.V_1']) == {
-        'INSTANTIATE', 'TERMINATE', 'SCALE', 'HEAL', 'CHANGE_VNFPKG'}
+        'INSTANTIATE', 'TERMINATE', 'SCALE', 'SCALE_TO_LEVEL', 'HEAL',
+        'OPERATE', 'CHANGE_VNFPKG'}

@@ -139,11 +139,43 @@ def test_paging_with_link():
     assert [i['id'] for i in page] == ['0', '1']
     assert link == ('<http://h/x?filter=%28neq%2Cid%2C9%29&'
                     'nextpage_opaque_marker=1>; rel="next"')
-    page, link = sol013.select(
-        items, {**params, 'nextpage_opaque_marker': '3'}, res, page_size=2)
+    page, link = sol013.select(items[4:], params, res, page_size=2)
     assert [i['id'] for i in page] == ['4'] and link is None
 
 
-def test_unknown_marker_is_400():
-    with pytest.raises(exceptions.BadRequest):
-        sol013.paginate([{'id': 'a'}], 1, 'zzz')
+def test_select_reads_only_what_the_page_needs():
+    read = []
+
+    def items():
+        for i in range(1000):
+            read.append(i)
+            yield {'id': str(i), 'n': i}
+
+    res = sol013.Resource(frozenset({'id', 'n'}), frozenset({'id'}), ())
+    page, link = sol013.select(items(), {'filter': '(gte,n,10)'}, res,
+                               page_size=3, url='http://h/x')
+    assert [i['n'] for i in page] == [10, 11, 12] and link
+    assert len(read) == 14  # the page, one more to know there is more
+
+
+def test_no_paging_over_the_limit_is_400_too_big():
+    items = [{'id': str(i)} for i in range(5)]
+    res = sol013.Resource(frozenset({'id'}), frozenset({'id'}), ())
+    page, link = sol013.select(items, {}, res, max_items=5)
+    assert len(page) == 5 and link is None
+    with pytest.raises(exceptions.BadRequest, match='too big'):
+        sol013.select(items, {}, res, max_items=4)
+    assert len(sol013.select(items, {}, res)[0]) == 5  # 0: no limit
+
+
+@pytest.mark.parametrize('params,name', [
+    ({'fields': 'vnfdId,nope'}, 'nope'),
+    ({'fields': 'metadata/a,bogus/x'}, 'bogus'),
+    ({'exclude_fields': 'typo'}, 'typo'),
+    ({'exclude-fields': 'typo2'}, 'typo2'),
+    ({'fields': 'nope', 'exclude_default': ''}, 'nope'),
+])
+def test_unknown_attribute_in_selector_is_400_naming_it(params, name):
+    with pytest.raises(exceptions.BadRequest, match=f'unknown attribute '
+                                                     f'{name}'):
+        sol013.select([FULL], params, RES)

@@ -103,7 +103,9 @@ def test_instance_view_has_v1_shape():
         'self': {'href': href},
         'terminate': {'href': f'{href}/terminate'},
         'scale': {'href': f'{href}/scale'},
-        'heal': {'href': f'{href}/heal'}}
+        'scaleToLevel': {'href': f'{href}/scale_to_level'},
+        'heal': {'href': f'{href}/heal'},
+        'operate': {'href': f'{href}/operate'}}
     assert 'project_id' not in out and '_sealed' not in str(out)
 
 

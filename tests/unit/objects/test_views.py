@@ -39,7 +39,9 @@ def test_instance_view_masks_secrets_and_links():
         'self': {'href': href},
         'terminate': {'href': f'{href}/terminate'},
         'scale': {'href': f'{href}/scale'},
-        'heal': {'href': f'{href}/heal'}}
+        'scaleToLevel': {'href': f'{href}/scale_to_level'},
+        'heal': {'href': f'{href}/heal'},
+        'operate': {'href': f'{href}/operate'}}
     assert 'SECRET' not in str(out)
     assert row['vim_connection_info']['v']['accessInfo']['password'] == (
         'SECRET')  # the row is not modified

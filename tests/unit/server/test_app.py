@@ -122,7 +122,7 @@ def test_unexpected_error_is_500_without_internals(client, monkeypatch):
     def boom(*a, **kw):
         raise RuntimeError('secret internal detail')
 
-    monkeypatch.setattr(db, 'instance_list', boom)
+    monkeypatch.setattr(db, 'instance_scan', boom)
     resp = client.lcm('GET', '/vnf_instances')
     detail = _problem(resp, 500)
     assert 'secret' not in detail

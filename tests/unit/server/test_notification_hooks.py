@@ -93,3 +93,33 @@ def test_transition_not_allowed_reports_nothing(client, subscription):
                       ).status_int == 409
 
     assert _payloads() == []
+
+
+@pytest.mark.parametrize('task,body,operation', [
+    ('operate', {'changeStateTo': 'STOPPED'}, 'OPERATE'),
+    ('scale_to_level', {'instantiationLevelId': 'instantiation_level_1'},
+     'SCALE_TO_LEVEL'),
+])
+def test_new_operations_report_starting(client, subscription, task, body,
+                                        operation):
+    inst = make_instance(make_package(), state='INSTANTIATED',
+                         instantiated_vnf_info={'vnfState': 'STARTED'})
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/{task}", body)
+    assert resp.status_int == 202, resp.body
+
+    [payload] = _payloads()
+    assert (payload['operation'], payload['operationState']) == (
+        operation, 'STARTING')
+
+
+def test_cancel_before_start_reports_rolled_back(client, subscription):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    op = make_op(inst, state='STARTING', operation='HEAL')
+
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{op['id']}/cancel",
+                      {'cancelMode': 'FORCEFUL'})
+    assert resp.status_int == 202
+
+    [payload] = _payloads()
+    assert payload['operationState'] == 'ROLLED_BACK'
+    assert payload['notificationStatus'] == 'RESULT'

@@ -75,11 +75,55 @@ def test_wrong_state_is_409(client, action):
     assert 'FAILED_TEMP' in json_of(resp)['detail']
 
 
-def test_cancel_is_409_not_supported(client, failed):
+def test_cancel_of_a_failed_op_is_409(client, failed):
     resp = client.lcm('POST', f"/vnf_lcm_op_occs/{failed['id']}/cancel",
                       {'cancelMode': 'GRACEFUL'})
     assert resp.status_int == 409
-    assert 'not supported' in json_of(resp)['detail']
+    assert 'STARTING, PROCESSING or ROLLING_BACK' in json_of(resp)['detail']
+
+
+def test_cancel_of_an_unclaimed_op_rolls_it_back_at_once(client, rpc):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    op = make_op(inst, state='STARTING')
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{op['id']}/cancel",
+                      {'cancelMode': 'GRACEFUL'})
+    assert resp.status_int == 202, resp.body
+    row = db.op_get(op['id'])
+    assert row['operation_state'] == 'ROLLED_BACK'
+    assert row['active_instance_id'] is None  # the instance is free
+    assert 'before it started' in row['error']['detail']
+    assert not row['is_cancel_pending']
+
+
+@pytest.mark.parametrize('state', ['PROCESSING', 'ROLLING_BACK'])
+@pytest.mark.parametrize('mode', ['GRACEFUL', 'FORCEFUL'])
+def test_cancel_of_a_running_op_is_recorded_for_its_conductor(
+        client, rpc, state, mode):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    op = make_op(inst, state=state, owner='conductor-1')
+    shown = json_of(client.lcm('GET', f"/vnf_lcm_op_occs/{op['id']}"))
+    assert shown['_links']['cancel']['href'].endswith(f"{op['id']}/cancel")
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{op['id']}/cancel",
+                      {'cancelMode': mode})
+    assert resp.status_int == 202, resp.body
+    assert resp.headers['Location'].endswith(f"/vnf_lcm_op_occs/{op['id']}")
+    shown = json_of(client.lcm('GET', f"/vnf_lcm_op_occs/{op['id']}"))
+    assert shown['operationState'] == state  # the conductor ends it
+    assert shown['isCancelPending'] is True and shown['cancelMode'] == mode
+    assert rpc.calls == []  # no message: the holder reads the database
+    again = client.lcm('POST', f"/vnf_lcm_op_occs/{op['id']}/cancel",
+                       {'cancelMode': 'FORCEFUL'})
+    assert again.status_int == 409
+    assert 'being cancelled already' in json_of(again)['detail']
+
+
+@pytest.mark.parametrize('body', [{}, {'cancelMode': 'SOON'}])
+def test_cancel_needs_a_cancel_mode(client, body):
+    inst = make_instance(make_package(), state='INSTANTIATED')
+    op = make_op(inst, state='PROCESSING', owner='conductor-1')
+    resp = client.lcm('POST', f"/vnf_lcm_op_occs/{op['id']}/cancel", body)
+    assert resp.status_int == 400
+    assert not db.op_get(op['id'])['is_cancel_pending']
 
 
 def test_unknown_op_is_404(client):

@@ -16,6 +16,7 @@ from tests.unit.server.conftest import json_of, make_package
 from vnfm.clients import http
 from vnfm.clients import outbound
 from vnfm.conductor.notifier import Notifier
+from vnfm.conf import CONF
 from vnfm.db import registry
 from vnfm.testing import procs
 
@@ -104,6 +105,19 @@ def test_duplicate_is_303_to_existing_without_a_new_test(client, receiver):
     assert resp.status_int == 303
     assert resp.headers['Location'].endswith(first['id'])
     assert len(receiver.tests) == 1
+
+
+def test_duplicate_is_201_when_duplicates_are_allowed(client, receiver):
+    CONF.set_override('allow_duplicate_subscriptions', True, group='api')
+    try:
+        first = json_of(client.lcm('POST', '/subscriptions',
+                                   _request(receiver.url)))
+        resp = client.lcm('POST', '/subscriptions', _request(receiver.url))
+    finally:
+        CONF.clear_override('allow_duplicate_subscriptions', group='api')
+    assert resp.status_int == 201, resp.body
+    assert json_of(resp)['id'] != first['id']
+    assert len(registry.subscription_list()) == 2
 
 
 def test_bad_filter_value_is_400(client):

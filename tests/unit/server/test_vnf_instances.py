@@ -8,6 +8,7 @@ from tests.unit.server.conftest import (
     json_of, make_instance, make_op, make_package)
 from vnfm.db import api as db
 
+V1 = {'Version': '1.3.0'}
 VIM = {'vim1': {'vimType': 'ETSINFV.KUBERNETES.V_1',
                 'interfaceInfo': {'endpoint': 'https://k8s',
                                   'ssl_ca_cert': 'CERT'},
@@ -214,7 +215,8 @@ def test_unsupported_operation_is_neither_advertised_nor_accepted(
     inst = make_instance(make_package(), state='INSTANTIATED',
                          vim_connection_info=VIM)
     shown = json_of(client.lcm('GET', f"/vnf_instances/{inst['id']}"))
-    assert set(shown['_links']) == {'self', 'terminate', 'scale', 'heal'}
+    assert set(shown['_links']) == {'self', 'terminate', 'scale',
+                                    'scaleToLevel', 'heal', 'operate'}
     resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/change_ext_conn",
                       CHANGE_EXT_CONN)
     assert resp.status_int == 409
@@ -268,3 +270,112 @@ def test_a_vim_type_no_driver_serves_is_422(client, rpc, path, body,
         '[infra] enabled_infra_drivers: noop, kubernetes).')
     assert db.op_list() == [] and rpc.calls == []
     assert len(db.instance_list()) == 1
+
+
+_LEVELS_VNFD = {'vnfd_id': 'vnfd-1', 'flavours': {'simple': {
+    'flavour_id': 'simple',
+    'scaling_aspects': {'worker': {'max_scale_level': 2},
+                        'db': {'max_scale_level': 1}},
+    'instantiation_levels': {
+        'small': {'scale_info': {'worker': {'scale_level': 0}}},
+        'big': {'scale_info': {'worker': {'scale_level': 2},
+                               'db': {'scale_level': 1}}}}}}}
+
+
+def v1(client, method: str, path: str, body=None):
+    return client.request(method, '/vnflcm/v1' + path, body, headers=V1)
+
+
+def _leveled_instance(**values) -> dict:
+    info = {'flavourId': 'simple', 'vnfState': 'STARTED',
+            'scaleStatus': [{'aspectId': 'worker', 'scaleLevel': 0},
+                            {'aspectId': 'db', 'scaleLevel': 0}]}
+    return make_instance(make_package(vnfd=_LEVELS_VNFD), state='INSTANTIATED',
+                         instantiated_vnf_info=info, **values)
+
+
+@pytest.mark.parametrize('body', [
+    {'instantiationLevelId': 'big'},
+    {'scaleInfo': [{'aspectId': 'worker', 'scaleLevel': 1}],
+     'additionalParams': {'a': 1}},
+])
+@pytest.mark.parametrize('version', ['v1', 'v2'])
+def test_scale_to_level_starts_an_op(client, rpc, body, version):
+    inst = _leveled_instance()
+    path = f"/vnf_instances/{inst['id']}/scale_to_level"
+    resp = (v1(client, 'POST', path, body) if version == 'v1'
+            else client.lcm('POST', path, body))
+    assert resp.status_int == 202, resp.body
+    op = db.op_get(resp.headers['Location'].rsplit('/', 1)[1])
+    assert op['operation'] == 'SCALE_TO_LEVEL'
+    assert op['operation_params'] == body
+    assert rpc.calls == [('start_lcm_op', (op['id'],))]
+
+
+@pytest.mark.parametrize('body,status,words', [
+    ({'instantiationLevelId': 'huge'}, 422, 'instantiationLevelId huge'),
+    ({'scaleInfo': [{'aspectId': 'nope', 'scaleLevel': 1}]}, 400,
+     'aspectId nope'),
+    ({'scaleInfo': [{'aspectId': 'db', 'scaleLevel': 2}]}, 400,
+     'outside 0..1'),
+    ({}, 400, ''),
+    ({'instantiationLevelId': 'big', 'scaleInfo': [
+        {'aspectId': 'db', 'scaleLevel': 1}]}, 400, ''),
+    ({'scaleInfo': [{'aspectId': 'db', 'scaleLevel': -1}]}, 400, ''),
+])
+def test_scale_to_level_checks_before_recording(client, rpc, body, status,
+                                                words):
+    inst = _leveled_instance()
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/scale_to_level",
+                      body)
+    assert resp.status_int == status, resp.body
+    assert words in json_of(resp)['detail']
+    assert db.op_list() == [] and rpc.calls == []
+
+
+def test_scale_to_level_needs_instantiated(client):
+    inst = make_instance(make_package(vnfd=_LEVELS_VNFD))
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/scale_to_level",
+                      {'instantiationLevelId': 'big'})
+    assert resp.status_int == 409
+
+
+@pytest.mark.parametrize('body', [
+    {'changeStateTo': 'STOPPED'},
+    {'changeStateTo': 'STOPPED', 'stopType': 'GRACEFUL',
+     'gracefulStopTimeout': 5},
+    {'changeStateTo': 'STOPPED', 'stopType': 'FORCEFUL'},
+])
+@pytest.mark.parametrize('version', ['v1', 'v2'])
+def test_operate_starts_an_op(client, rpc, body, version):
+    inst = _leveled_instance()
+    path = f"/vnf_instances/{inst['id']}/operate"
+    resp = (v1(client, 'POST', path, body) if version == 'v1'
+            else client.lcm('POST', path, body))
+    assert resp.status_int == 202, resp.body
+    op = db.op_get(resp.headers['Location'].rsplit('/', 1)[1])
+    assert (op['operation'], op['operation_params']) == ('OPERATE', body)
+    assert rpc.calls == [('start_lcm_op', (op['id'],))]
+
+
+@pytest.mark.parametrize('body,status,words', [
+    ({'changeStateTo': 'STARTED'}, 409, 'already STARTED'),
+    ({'changeStateTo': 'PAUSED'}, 400, ''),
+    ({}, 400, ''),
+    ({'changeStateTo': 'STOPPED', 'stopType': 'FORCEFUL',
+      'gracefulStopTimeout': 3}, 400, 'only to stopType GRACEFUL'),
+    ({'changeStateTo': 'STOPPED', 'gracefulStopTimeout': -1}, 400, ''),
+])
+def test_operate_checks_before_recording(client, rpc, body, status, words):
+    inst = _leveled_instance()
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/operate", body)
+    assert resp.status_int == status, resp.body
+    assert words in json_of(resp)['detail']
+    assert db.op_list() == [] and rpc.calls == []
+
+
+def test_operate_needs_instantiated(client):
+    inst = make_instance(make_package())
+    resp = client.lcm('POST', f"/vnf_instances/{inst['id']}/operate",
+                      {'changeStateTo': 'STOPPED'})
+    assert resp.status_int == 409

@@ -276,6 +276,7 @@ def test_v1_policy_rules_are_tackers_names(client):
     names = {r.name for r in policies.list_rules()}
     for rule in ('create', 'index', 'show', 'delete', 'update_vnf',
                  'instantiate', 'terminate', 'heal', 'scale',
+                 'scale_to_level', 'operate',
                  'change_ext_conn', 'list_lcm_op_occs', 'show_lcm_op_occs',
                  'retry', 'rollback', 'fail', 'cancel', 'api_versions'):
         assert f'os_nfv_orchestration_api:vnf_instances:{rule}' in names
@@ -304,7 +305,8 @@ def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
                          'active_instance_id': None})
     shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
     assert shown['vimConnectionInfo'] == vim
-    assert set(shown['_links']) == {'self', 'terminate', 'scale', 'heal'}
+    assert set(shown['_links']) == {'self', 'terminate', 'scale',
+                                    'scaleToLevel', 'heal', 'operate'}
 
 
 def test_tacker_openstack_vim_type_without_its_driver_is_422(client, rpc):

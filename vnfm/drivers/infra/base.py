@@ -148,6 +148,17 @@ class InfraDriver(abc.ABC):
     def rollback_change_vnfpkg(self, ctx: InfraContext) -> InfraResult:
         """Return to the source package after a failed change (ctx.work)."""
 
+    def operate(self, ctx: InfraContext) -> InfraResult:
+        """Start or stop the VNFCs (ctx.request is an OperateVnfRequest);
+        only drivers that declare OPERATE implement it."""
+        raise exceptions.OperationFailed(
+            f'The {type(self).__name__} cannot start or stop VNFCs.')
+
+    def rollback_operate(self, ctx: InfraContext) -> InfraResult:
+        """Undo a failed operate (per ctx.work)."""
+        raise exceptions.OperationFailed(
+            f'The {type(self).__name__} cannot start or stop VNFCs.')
+
     def sync(self, ctx: SyncContext) -> dict[str, Any] | None:
         """The instance's instantiatedVnfInfo as the VIM has it now, when it
         differs from the stored one (the VIM replaced resources by itself);

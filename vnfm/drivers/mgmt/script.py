@@ -36,6 +36,7 @@ from vnfm.common import exceptions
 from vnfm.common import scrub
 from vnfm.conf import CONF
 from vnfm.drivers.mgmt import base
+from vnfm.drivers.mgmt import processes
 
 LOG = logging.getLogger(__name__)
 PASSED_ENV = ('VNFM_HOOK_RECORD',)
@@ -69,7 +70,7 @@ class ScriptMgmtDriver(base.MgmtDriver):
                                 package_dir, _environment(tmp),
                                 min(ctx.remaining(),
                                     CONF.mgmt_driver.script_timeout),
-                                secrets)
+                                secrets, op_id=ctx.vnf_lcm_op_occ.get('id'))
         if err.text:
             LOG.info('%s (vnf instance %s) stderr:\n%s', where,
                      ctx.vnf_instance.get('id'), err.text)
@@ -192,12 +193,24 @@ class Stderr:
 
 def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
          env: dict[str, str], timeout: float,
-         secrets: set[str]) -> tuple[int, bytes, Stderr]:
-    """Run ``cmd`` in its own process group; kill the group on timeout."""
-    limit = CONF.mgmt_driver.max_output_bytes
+         secrets: set[str],
+         op_id: str | None = None) -> tuple[int, bytes, Stderr]:
+    """Run ``cmd`` in its own process group; kill the group on timeout.
+    While it runs, a FORCEFUL cancel of ``op_id`` can kill it
+    (``processes``)."""
     proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
         cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+    processes.started(op_id, proc)
+    try:
+        return _wait(where, proc, doc, timeout, secrets)
+    finally:
+        processes.finished(op_id, proc)
+
+
+def _wait(where: str, proc: subprocess.Popen, doc: bytes, timeout: float,
+          secrets: set[str]) -> tuple[int, bytes, Stderr]:
+    limit = CONF.mgmt_driver.max_output_bytes
     out = _Capture(proc.stdout, limit, keep_tail=False)
     err = _Capture(proc.stderr, limit, keep_tail=True)
     feeder = threading.Thread(target=_feed, args=(proc.stdin, doc),

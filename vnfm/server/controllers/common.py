@@ -10,13 +10,16 @@ import oslo_messaging
 import webob
 
 from vnfm.common import exceptions
+from vnfm.conf import CONF
 from vnfm.objects import sol013
 from vnfm.server import http
 from vnfm.server.request import ApiRequest
 
 LOG = logging.getLogger(__name__)
 
-Fetch = Callable[[Iterable[str] | None], list[dict]]
+# fetch(columns, after): the rows in list order after the row ``after``
+# (None: from the first), read lazily.
+Fetch = Callable[[Iterable[str] | None, str | None], Iterable[dict]]
 
 
 def list_response(req: ApiRequest, fetch: Fetch,
@@ -27,20 +30,25 @@ def list_response(req: ApiRequest, fetch: Fetch,
     """A SOL013 list: filtered, paged and selected, with a Link header to
     the next page when there is one.
 
-    ``fetch(columns)`` reads the rows; it is given ``light_columns`` when
-    the answer needs no default-excluded attribute.
+    ``fetch`` is given ``light_columns`` when the answer needs no
+    default-excluded attribute; only as many rows as the page needs are
+    read. ``page_size`` 0 turns paging off: then more than ``[api]
+    max_list_items`` items is a 400.
     """
     try:
         params = req.GET
         light = (light_columns is not None and
                  sol013.default_view_suffices(params, resource))
-        rows = fetch(light_columns if light else None)
-        if light and not params and page_size <= 0:
-            return _plain_list(req, rows, to_sol)
-        items = [to_sol(r, req.base_url) for r in rows]
+        rows = fetch(light_columns if light else None,
+                     params.get(sol013.MARKER))
+        url = req.base_url + req.path_info
+        if light and set(params) <= {sol013.MARKER}:
+            return _plain_list(req, rows, to_sol, page_size, url)
+        items = (to_sol(r, req.base_url) for r in rows)
         page, link = sol013.select(items, params, resource,
                                    page_size=page_size,
-                                   url=req.base_url + req.path_info)
+                                   max_items=CONF.api.max_list_items,
+                                   url=url)
     except UnicodeDecodeError:
         raise exceptions.BadRequest(
             'The query string is not valid UTF-8.') from None
@@ -76,12 +84,16 @@ class FragmentCache:
 _cache = FragmentCache()
 
 
-def _plain_list(req: ApiRequest, rows: list[dict],
-                to_sol: Callable[[dict, str], dict]) -> webob.Response:
-    parts = _cache.fragments(rows, req.base_url, to_sol)
+def _plain_list(req: ApiRequest, rows: Iterable[dict],
+                to_sol: Callable[[dict, str], dict], page_size: int,
+                url: str) -> webob.Response:
+    page, more = sol013.take(rows, page_size, CONF.api.max_list_items)
+    parts = _cache.fragments(page, req.base_url, to_sol)
     body = b'[' + b','.join(parts) + b']'
     resp = webob.Response(status=200, body=body, charset=None)
     resp.headers['Content-Type'] = http.JSON
+    if more:
+        resp.headers['Link'] = sol013.next_link(url, req.GET, page[-1]['id'])
     return resp
 
 

@@ -1,5 +1,6 @@
-"""Task resources of a VNF instance: instantiate, terminate, scale, heal,
-change_ext_conn, change_vnfpkg (SOL003 v3.3.1 clauses 5.4.4 to 5.4.11a).
+"""Task resources of a VNF instance: instantiate, terminate, scale,
+scale_to_level, heal, operate, change_ext_conn, change_vnfpkg (SOL003
+v3.3.1 clauses 5.4.4 to 5.4.11a).
 
 Each checks what can be checked now (state, flavour, aspect, VNFC ids) so
 the client gets a 4xx instead of a failed op, then records the op.
@@ -11,6 +12,7 @@ import webob
 
 from vnfm.common import exceptions
 from vnfm.db import api as db
+from vnfm.objects import scale_level
 from vnfm.objects import states
 from vnfm.server.controllers import vnf_instances
 from vnfm.server.request import ApiRequest
@@ -97,6 +99,24 @@ def scale(req: ApiRequest) -> webob.Response:
     return vnf_instances.start_op(req, row, _OP.SCALE, _INSTANTIATED)
 
 
+def scale_to_level(req: ApiRequest) -> webob.Response:
+    """POST scale_to_level: the level or every aspect must exist in the
+    instance's flavour and every target level be within its maximum."""
+    row = _instance_in(req, _INSTANTIATED)
+    info = row['instantiated_vnf_info'] or {}
+    flavour = (_vnfd(row).get('flavours') or {}).get(info.get('flavourId'))
+    if flavour is not None:
+        try:
+            scale_level.target_levels(
+                flavour, scale_level.current_levels(info), req.json)
+        except scale_level.LevelError as e:
+            error = (exceptions.UnprocessableEntity if e.unknown_level
+                     else exceptions.BadRequest)
+            raise error(e.detail) from None
+    return vnf_instances.start_op(req, row, _OP.SCALE_TO_LEVEL,
+                                  _INSTANTIATED)
+
+
 def heal(req: ApiRequest) -> webob.Response:
     """POST heal: every vnfcInstanceId must be a VNFC of the instance."""
     row = _instance_in(req, _INSTANTIATED)
@@ -114,6 +134,26 @@ def heal(req: ApiRequest) -> webob.Response:
                 f"vnfcInstanceId: VNFC {vnfc_id} does not exist in VNF "
                 f"instance {row['id']}.")
     return vnf_instances.start_op(req, row, _OP.HEAL, _INSTANTIATED)
+
+
+def operate(req: ApiRequest) -> webob.Response:
+    """POST operate: 409 when the VNF is already in the state asked for."""
+    row = _instance_in(req, _INSTANTIATED)
+    body = req.json
+    current = (row['instantiated_vnf_info'] or {}).get('vnfState')
+    if current == body['changeStateTo']:
+        raise exceptions.Conflict(
+            f"VNF instance {row['id']} is already {current}; nothing to "
+            'do.')
+    if body['changeStateTo'] == 'STARTED' and (
+            'stopType' in body or 'gracefulStopTimeout' in body):
+        raise exceptions.BadRequest(
+            'stopType and gracefulStopTimeout apply only to changeStateTo '
+            'STOPPED.')
+    if body.get('stopType') == 'FORCEFUL' and 'gracefulStopTimeout' in body:
+        raise exceptions.BadRequest(
+            'gracefulStopTimeout applies only to stopType GRACEFUL.')
+    return vnf_instances.start_op(req, row, _OP.OPERATE, _INSTANTIATED)
 
 
 def change_ext_conn(req: ApiRequest) -> webob.Response:

@@ -28,7 +28,7 @@ def _get(req: ApiRequest) -> dict:
 def index(req: ApiRequest) -> webob.Response:
     """GET: the op occurrences, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols: db.op_list(req.owner_filter(), cols),
+        req, lambda cols, after: db.op_scan(req.owner_filter(), cols, after),
         op_occ.to_sol, op_occ.SOL013, CONF.api.lcm_op_occ_page_size,
         op_occ.LIST_COLUMNS)
 
@@ -76,9 +76,58 @@ def fail(req: ApiRequest) -> webob.Response:
 
 
 def cancel(req: ApiRequest) -> webob.Response:
-    """POST cancel: not supported; a stuck op ends FAILED_TEMP (its lease
-    runs out) and can then be rolled back or failed."""
+    """POST cancel (SOL003 5.4.17): an op nobody has claimed yet ends
+    ROLLED_BACK now; a running one is marked ``isCancelPending`` and the
+    conductor holding it stops (GRACEFUL: at its next step; FORCEFUL: its
+    running hook is killed) and leaves it FAILED_TEMP."""
     row = _get(req)
-    raise exceptions.Conflict(
-        f"Cancelling operation {row['id']} ({row['operation_state']}) is "
-        f"not supported; once it is FAILED_TEMP, roll it back or fail it.")
+    mode = req.json['cancelMode']
+    _check_cancellable(row)
+    href = op_occ.op_href(req.base_url, row['id'])
+    if row['operation_state'] == states.OpState.STARTING.value:
+        try:
+            _cancel_unclaimed(row, mode)
+            return http.empty_response(202, {'Location': href})
+        except exceptions.Conflict:
+            row = _get(req)  # a conductor claimed it meanwhile
+            _check_cancellable(row)
+    try:
+        db.op_update(row['id'], {'is_cancel_pending': True,
+                                 'cancel_mode': mode},
+                     {'operation_state': list(_CANCELLABLE),
+                      'is_cancel_pending': False})
+    except exceptions.Conflict:
+        _check_cancellable(_get(req))
+        raise
+    return http.empty_response(202, {'Location': href})
+
+
+_CANCELLABLE = frozenset(s.value for s in states.ACTIVE_OP_STATES)
+
+
+def _check_cancellable(row: dict) -> None:
+    if row['operation_state'] not in _CANCELLABLE:
+        raise exceptions.Conflict(
+            f"Operation {row['id']} is {row['operation_state']}; only an "
+            'operation in STARTING, PROCESSING or ROLLING_BACK can be '
+            'cancelled.')
+    if row['is_cancel_pending']:
+        raise exceptions.Conflict(
+            f"Operation {row['id']} is being cancelled already "
+            f"({row['cancel_mode']}).")
+
+
+def _cancel_unclaimed(row: dict, mode: str) -> dict:
+    """STARTING, not claimed: ROLLED_BACK at once, nothing was done."""
+    values = {'operation_state': states.next_state(
+        row['operation_state'], _E.ABORT).value,
+        'state_entered_time': timeutils.utcnow(),
+        'active_instance_id': None, 'error': {
+            'status': 409, 'title': 'Cancelled',
+            'detail': f"Cancelled ({mode}) at the user's request before "
+                      'it started; nothing was changed.'}}
+    return db.op_update(row['id'], values,
+                        {'operation_state': row['operation_state'],
+                         'owner': None},
+                        notifications=notifications.for_op({**row,
+                                                            **values}))

@@ -57,10 +57,11 @@ def _get(req: ApiRequest) -> dict:
 
 
 def create(req: ApiRequest) -> webob.Response:
-    """POST: a new subscription; 303 to an identical existing one."""
+    """POST: a new subscription; 303 to an identical existing one unless
+    duplicates are allowed."""
     body = req.json
     verbosity = body.get('verbosity', 'FULL')
-    for row in registry.subscription_list(req.owner_filter()):
+    for row in _duplicate_candidates(req):
         if (row['api_version'] == req.lcm_api_version and
                 row['callback_uri'] == body['callbackUri'] and
                 row['filter'] == body.get('filter') and
@@ -83,6 +84,14 @@ def create(req: ApiRequest) -> webob.Response:
     })
     return http.json_response(to_sol(row, req.base_url), 201, headers={
         'Location': href(req.base_url, row['id'])})
+
+
+def _duplicate_candidates(req: ApiRequest) -> list[dict]:
+    """The subscriptions a new one may duplicate (none when duplicates
+    are allowed: SOL003 5.4.18.3.1 leaves the choice to the VNFM)."""
+    if CONF.api.allow_duplicate_subscriptions:
+        return []
+    return registry.subscription_list(req.owner_filter())
 
 
 def _check_usable(auth: dict) -> None:
@@ -142,7 +151,8 @@ def _test_callback(req: ApiRequest, uri: str, sealed: str | None) -> None:
 def index(req: ApiRequest) -> webob.Response:
     """GET: the subscriptions, SOL013 filtered."""
     return common.list_response(
-        req, lambda _cols: registry.subscription_list(req.owner_filter()),
+        req, lambda _cols, after: registry.subscription_scan(
+            req.owner_filter(), after),
         to_sol, SOL013,
         CONF.api.subscription_page_size)
 

@@ -92,7 +92,8 @@ def new_instance(req: ApiRequest) -> dict:
 def index(req: ApiRequest) -> webob.Response:
     """GET: the instances, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols: db.instance_list(req.owner_filter(), cols),
+        req, lambda cols, after: db.instance_scan(req.owner_filter(), cols,
+                                            after),
         vnf_instance.to_sol, vnf_instance.SOL013,
         CONF.api.vnf_instance_page_size, vnf_instance.LIST_COLUMNS)
 

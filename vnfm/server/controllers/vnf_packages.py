@@ -38,8 +38,8 @@ def create(req: ApiRequest) -> webob.Response:
 def index(req: ApiRequest) -> webob.Response:
     """GET: the packages, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols: db.package_list(None, cols), vnf_package.to_sol,
-        vnf_package.SOL013, CONF.api.vnf_package_page_size,
+        req, db.package_scan, vnf_package.to_sol, vnf_package.SOL013,
+        CONF.api.vnf_package_page_size,
         vnf_package.LIST_COLUMNS)
 
 

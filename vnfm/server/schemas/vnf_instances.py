@@ -90,6 +90,19 @@ SCALE = _C.obj({
     'additionalParams': _C.KEY_VALUE_PAIRS,
 }, required=('type', 'aspectId'))
 
+# 5.5.2.6 ScaleVnfToLevelRequest: instantiationLevelId or scaleInfo
+_SCALE_INFO = _C.obj({
+    'aspectId': _C.IDENTIFIER,
+    'vnfdId': _C.IDENTIFIER,
+    'scaleLevel': _C.NON_NEGATIVE_INT,
+}, required=('aspectId', 'scaleLevel'))
+SCALE_TO_LEVEL = dict(_C.obj({
+    'instantiationLevelId': _C.IDENTIFIER,
+    'scaleInfo': _C.array_of(_SCALE_INFO, min_items=1),
+    'additionalParams': _C.KEY_VALUE_PAIRS,
+}), oneOf=[{'required': ['instantiationLevelId']},
+           {'required': ['scaleInfo']}])
+
 # 5.5.2.8 TerminateVnfRequest
 TERMINATE = _C.obj({
     'terminationType': {'type': 'string', 'enum': ['FORCEFUL', 'GRACEFUL']},
@@ -104,6 +117,14 @@ HEAL = _C.obj({
     'additionalParams': _C.KEY_VALUE_PAIRS,
     'healScript': {'type': 'string', 'maxLength': 1024},
 })
+
+# 5.5.2.10 OperateVnfRequest
+OPERATE = _C.obj({
+    'changeStateTo': {'type': 'string', 'enum': ['STARTED', 'STOPPED']},
+    'stopType': {'type': 'string', 'enum': ['FORCEFUL', 'GRACEFUL']},
+    'gracefulStopTimeout': _C.NON_NEGATIVE_INT,
+    'additionalParams': _C.KEY_VALUE_PAIRS,
+}, required=('changeStateTo',))
 
 # 5.5.2.11 ChangeExtVnfConnectivityRequest
 CHANGE_EXT_CONN = _C.obj({

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import change, heal, lifecycle, scale, sync
+from vnfm.drivers.infra.kubernetes import change, heal, lifecycle, operate
+from vnfm.drivers.infra.kubernetes import scale, sync
 from vnfm.objects import infra
 
 
@@ -40,6 +41,14 @@ class KubernetesInfraDriver(base.InfraDriver):
     def change_vnfpkg(self, ctx: base.InfraContext) -> base.InfraResult:
         """Roll the workloads to the target package's manifests."""
         return change.change_vnfpkg(ctx)
+
+    def operate(self, ctx: base.InfraContext) -> base.InfraResult:
+        """Scale every VDU workload to zero, or back to its counts."""
+        return operate.operate(ctx)
+
+    def rollback_operate(self, ctx: base.InfraContext) -> base.InfraResult:
+        """Return the workloads to their state before the operate."""
+        return operate.rollback_operate(ctx)
 
     def rollback_instantiate(self, ctx: base.InfraContext) -> base.InfraResult:
         """Delete what the failed instantiate created."""

@@ -115,6 +115,24 @@ class NoopInfraDriver(base.InfraDriver):
                                 resource_changes=_changes(vnfcs, 'MODIFIED'),
                                 work={'call': call})
 
+    def operate(self, ctx: base.InfraContext) -> base.InfraResult:
+        """Report every VNFC in the state asked for."""
+        call = self._record('operate', ctx)
+        state = ctx.request.get('changeStateTo')
+        info = dict(ctx.vnf_instance.get('instantiatedVnfInfo') or {})
+        info['vnfState'] = state
+        info['vnfcInfo'] = [dict(v, vnfcState=state)
+                            for v in info.get('vnfcInfo') or []]
+        return base.InfraResult(
+            instantiated_vnf_info=info, work={'call': call},
+            resource_changes=_changes(info.get('vnfcResourceInfo', []),
+                                      'MODIFIED'))
+
+    def rollback_operate(self, ctx: base.InfraContext) -> base.InfraResult:
+        """Nothing was changed."""
+        return base.InfraResult(work={'call': self._record(
+            'rollback_operate', ctx)})
+
     def rollback_instantiate(self, ctx: base.InfraContext
                              ) -> base.InfraResult:
         """Nothing was created."""

@@ -16,6 +16,7 @@ from vnfm.server.request import VERSIONS
 from vnfm.server.request import Action
 from vnfm.server.schemas import subscriptions as subsc_schema
 from vnfm.server.schemas import v1_vnf_instances as schema
+from vnfm.server.schemas import vnf_instances as v2_schema
 
 _PATCH = (http.MERGE_PATCH_JSON, http.JSON)
 _INST = '/vnflcm/v1/vnf_instances/{id}'
@@ -37,8 +38,12 @@ ROUTES = [
     (_INST + '/terminate', {'POST': action(
         lcm.terminate, 'terminate', schema.TERMINATE)}),
     (_INST + '/scale', {'POST': action(lcm.scale, 'scale', schema.SCALE)}),
+    (_INST + '/scale_to_level', {'POST': action(
+        lcm.scale_to_level, 'scale_to_level', schema.SCALE_TO_LEVEL)}),
     (_INST + '/heal', {'POST': action(
         vnf_instances.heal, 'heal', schema.HEAL)}),
+    (_INST + '/operate', {'POST': action(lcm.operate, 'operate',
+                                         schema.OPERATE)}),
     (_INST + '/change_ext_conn', {'POST': action(
         vnf_instances.change_ext_conn, 'change_ext_conn',
         schema.CHANGE_EXT_CONN)}),
@@ -48,7 +53,8 @@ ROUTES = [
     (_OCC + '/retry', {'POST': action(v2_op_occs.retry, 'retry')}),
     (_OCC + '/rollback', {'POST': action(v2_op_occs.rollback, 'rollback')}),
     (_OCC + '/fail', {'POST': action(op_occs.fail, 'fail')}),
-    (_OCC + '/cancel', {'POST': action(v2_op_occs.cancel, 'cancel')}),
+    (_OCC + '/cancel', {'POST': action(v2_op_occs.cancel, 'cancel',
+                                       v2_schema.CANCEL)}),
     ('/vnflcm/v1/subscriptions', {
         'POST': action(subscriptions.create, 'subscription_create',
                        subsc_schema.CREATE),

@@ -47,7 +47,7 @@ def index(req: ApiRequest) -> webob.Response:
     """GET: the v1 subscriptions, SOL013 filtered."""
     where = dict(req.owner_filter() or {}, api_version=API_VERSION)
     return common.list_response(
-        req, lambda _cols: registry.subscription_list(where),
+        req, lambda _cols, after: registry.subscription_scan(where, after),
         v1_views.subscription_to_sol, v1_views.SUBSCRIPTION_SOL013,
         CONF.api.subscription_page_size)
 

@@ -30,7 +30,8 @@ def create(req: ApiRequest) -> webob.Response:
 def index(req: ApiRequest) -> webob.Response:
     """GET: the instances in the v1 view, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols: db.instance_list(req.owner_filter(), cols),
+        req, lambda cols, after: db.instance_scan(req.owner_filter(), cols,
+                                            after),
         v1_views.instance_to_sol, v1_views.INSTANCE_SOL013,
         CONF.api.vnf_instance_page_size, v1_views.INSTANCE_LIST_COLUMNS)
 
