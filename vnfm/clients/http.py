@@ -21,6 +21,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import requests
 from urllib3.util import Timeout as UrlTimeout
@@ -168,6 +169,8 @@ ClientCert = str | tuple[str, str]
 #: urllib3 Timeout (``total`` bounds both together).
 Timeout = float | UrlTimeout
 
+_E = TypeVar('_E', bound=BaseException)
+
 
 class DeliveryError(Exception):
     """A notification was not delivered, or a callbackUri failed its test;
@@ -232,7 +235,9 @@ def _fetch_token(params: dict, timeout: Timeout, verify: bool | str,
                 endpoint, data={'grant_type': 'client_credentials'},
                 auth=(str(params.get('clientId')),
                       str(params.get('clientPassword'))),
-                headers={'Accept': 'application/json'}, timeout=timeout,
+                headers={'Accept': 'application/json'},
+                # requests takes a urllib3 Timeout; its stubs say otherwise.
+                timeout=timeout,  # type: ignore[arg-type]
                 verify=verify, allow_redirects=False)
     except (requests.RequestException, outbound.Refused) as e:
         detail, reason = _failed('POST', endpoint, e, purpose='token')
@@ -376,8 +381,10 @@ def test_notification_endpoint(url: str, *, version: str,
     limit = UrlTimeout(total=left)
     try:
         with outbound.session(policy) as http, http.get(
-                url, headers=headers, timeout=limit, verify=verify,
-                cert=client_cert, allow_redirects=False,
+                url, headers=headers,
+                # requests takes a urllib3 Timeout; its stubs say otherwise.
+                timeout=limit,  # type: ignore[arg-type]
+                verify=verify, cert=client_cert, allow_redirects=False,
                 stream=True) as resp:
             status = resp.status_code
     except (requests.RequestException, outbound.Refused) as e:
@@ -416,8 +423,7 @@ def _failure(e: requests.RequestException,
     return name
 
 
-def _cause(error: BaseException, kind: type[BaseException]
-           ) -> BaseException | None:
+def _cause(error: BaseException, kind: type[_E]) -> _E | None:
     """The first ``kind`` among the errors ``error`` wraps (requests and
     urllib3 nest them in args, ``reason``, ``__cause__``, ``__context__``).
     """

@@ -168,6 +168,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _keep_running_help(server: VnfmAll) -> None:
+    assert server.proc is not None, 'called while vnfm-all runs'
     print(f'\nvnfm-all keeps running (pid {server.proc.pid}), state in '
           f'{server.state_dir}, log {server.log_path}.\nUse it with:\n'
           f'  export OS_AUTH_TYPE=none OS_ENDPOINT={server.endpoint}\n'

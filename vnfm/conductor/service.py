@@ -52,10 +52,10 @@ class ConductorService:
     def start(self) -> None:
         """Start consuming and the periodic tasks."""
         self._server.start()
-        tasks = [('heartbeat', CONF.conductor.heartbeat_interval,
-                  self.heartbeat),
-                 ('sweep', CONF.conductor.sweep_interval, self.sweep),
-                 ('notify', CONF.notifications.interval, self.notify)]
+        tasks: list[tuple[str, float, Callable[[], object]]] = [
+            ('heartbeat', CONF.conductor.heartbeat_interval, self.heartbeat),
+            ('sweep', CONF.conductor.sweep_interval, self.sweep),
+            ('notify', CONF.notifications.interval, self.notify)]
         if CONF.kubernetes.sync_interval > 0:
             tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
         for name, interval, task in tasks:

@@ -137,7 +137,9 @@ class Topology:
     def _deltas(self, pname: str, props: dict[str, Any],
                 targets: list[str]) -> None:
         """tosca.policies.nfv.VduScalingAspectDeltas."""
-        aspect = self.aspects.get(props.get("aspect"))
+        name = props.get("aspect")
+        # (A list or mapping here is no aspect name, and not hashable.)
+        aspect = self.aspects.get(name) if isinstance(name, str) else None
         if aspect is None:
             raise InvalidPackage(f"{self.path}: policy {pname}: aspect "
                                  f"'{props.get('aspect')}' is not declared "

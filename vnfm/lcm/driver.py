@@ -15,6 +15,7 @@ from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.drivers.infra.base import InfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.lcm import change_vnfpkg, finish, heal, inputs, instantiate
@@ -107,7 +108,8 @@ class LcmDriver:
         if op['operation'] == 'INSTANTIATE':
             stored = inputs.with_default_vim(stored, instance['project_id'])
         clear = inputs.resolved(stored)
-        infra, served = None, {}
+        infra: InfraDriver | None = None
+        served: dict[str, dict] = {}
         if operation.needs_infra:
             infra, served = self.infra.select(clear)
         run = OpRun(

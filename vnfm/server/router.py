@@ -46,11 +46,14 @@ def _lcm(handler: Handler, rule: str, schema: dict | None = None,
                   consumes=consumes)
 
 
-def _pkg(handler: Handler, rule: str, schema: dict | None = None,
-         **kw: object) -> Action:
-    kw.setdefault('body', JSON_BODY if schema else 'none')
-    kw.setdefault('consumes', _JSON)
-    return Action(handler, p.PKG + rule, VNFPKGM_V1, schema=schema, **kw)
+def _pkg(handler: Handler, rule: str, schema: dict | None = None, *,
+         body: str | None = None, consumes: tuple[str, ...] = _JSON,
+         body_required: bool = Action.body_required,
+         produces: tuple[str, ...] | None = Action.produces) -> Action:
+    return Action(handler, p.PKG + rule, VNFPKGM_V1,
+                  body=body or (JSON_BODY if schema else 'none'),
+                  schema=schema, body_required=body_required,
+                  consumes=consumes, produces=produces)
 
 
 _INST = '/vnflcm/v2/vnf_instances/{id}'

@@ -72,7 +72,7 @@ def reachable(backend: str, timeout: float = 1.0) -> bool:
     url = parse.urlsplit(server_url(backend))
     try:
         with socket.create_connection(
-            (url.hostname, url.port), timeout=timeout
+            (url.hostname, url.port or 0), timeout=timeout
         ):
             return True
     except OSError:

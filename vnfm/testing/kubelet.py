@@ -107,7 +107,10 @@ class SimKubelet:
         """Create the Nodes, mark them Ready, drop the not-ready taint."""
         for name, index in self.nodes.items():
             try:
-                self.core.create_node(simnodes.node_body(name, index))
+                # The client takes a dict body; its types say V1Node only.
+                self.core.create_node(
+                    simnodes.node_body(name, index)  # type: ignore[arg-type]
+                )
             except ApiException as e:
                 if e.status != 409:
                     raise
@@ -124,7 +127,7 @@ class SimKubelet:
             node = self.core.read_node(name)
             taints = [
                 t
-                for t in node.spec.taints or []
+                for t in (node.spec.taints if node.spec else None) or []
                 if not t.key.startswith("node.kubernetes.io/not-ready")
             ]
             self.core.patch_node(

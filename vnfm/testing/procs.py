@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import socket
@@ -70,8 +71,9 @@ def is_running(pid: int, expect: str = "") -> bool:
     _reap(pid)
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        cmdline = cmdline.replace(b"\0", b" ").decode()
+        cmdline = (
+            Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        ).decode()
     except OSError:
         return False
     if stat.rsplit(")", 1)[1].split()[0] == "Z":
@@ -189,6 +191,11 @@ def queue_info(transport_url: str, queue: str) -> tuple[int, int] | None:
         except NotFound:
             return None
         return int(ok.message_count), int(ok.consumer_count)
+
+
+def has_consumer(transport_url: str, queue: str) -> bool:
+    """Whether ``queue`` exists and something consumes it."""
+    return (queue_info(transport_url, queue) or (0, 0))[1] > 0
 
 
 def purge_queue(transport_url: str, queue: str) -> int:
@@ -390,8 +397,8 @@ class VnfmServices:
             hosts.append(host)
         for host in hosts:
             queue = f"{CONDUCTOR_TOPIC}.{host}"
-            self._wait(host, lambda q=queue: (queue_info(
-                self.transport_url, q) or (0, 0))[1] > 0, timeout)
+            self._wait(host, functools.partial(
+                has_consumer, self.transport_url, queue), timeout)
         return hosts
 
     def conductors(self) -> list[str]:

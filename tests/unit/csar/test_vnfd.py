@@ -245,6 +245,13 @@ def test_scaling_deltas_for_undeclared_aspect(sample):
         read_csar(make_zip(files))
 
 
+def test_scaling_deltas_aspect_not_a_name(sample):
+    # A list is no aspect name (nor hashable): refused like an unknown one.
+    files = replace(sample, DF, "aspect: vdu1_aspect", "aspect: [vdu1_aspect]")
+    with pytest.raises(InvalidPackage, match="is not declared"):
+        read_csar(make_zip(files))
+
+
 def test_policy_target_unknown(sample):
     files = replace(sample, DF, "targets: [ VDU1 ]", "targets: [ VDU7 ]")
     with pytest.raises(InvalidPackage,

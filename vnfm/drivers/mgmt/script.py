@@ -22,6 +22,7 @@ directory), LANG and, when the conductor has it, VNFM_HOOK_RECORD.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 import os
@@ -147,7 +148,8 @@ class _Capture(threading.Thread):
     """Reads a pipe to its end keeping at most ``limit`` bytes: the head
     (stdout: more is an error) or the tail (stderr: the latest lines)."""
 
-    def __init__(self, pipe: IO[bytes], limit: int, keep_tail: bool) -> None:
+    def __init__(self, pipe: io.BufferedReader, limit: int,
+                 keep_tail: bool) -> None:
         super().__init__(daemon=True)
         self.pipe, self.limit, self.keep_tail = pipe, limit, keep_tail
         self.data = bytearray()
@@ -198,6 +200,9 @@ def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
     proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
         cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+    # PIPE with the default buffering: buffered binary readers.
+    assert isinstance(proc.stdout, io.BufferedReader)
+    assert isinstance(proc.stderr, io.BufferedReader)
     out = _Capture(proc.stdout, limit, keep_tail=False)
     err = _Capture(proc.stderr, limit, keep_tail=True)
     feeder = threading.Thread(target=_feed, args=(proc.stdin, doc),

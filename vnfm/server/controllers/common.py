@@ -80,7 +80,9 @@ def _plain_list(req: ApiRequest, rows: list[dict],
                 to_sol: Callable[[dict, str], dict]) -> webob.Response:
     parts = _cache.fragments(rows, req.base_url, to_sol)
     body = b'[' + b','.join(parts) + b']'
-    resp = webob.Response(status=200, body=body, charset=None)
+    # No charset (webob takes None; its stubs only allow a str).
+    resp = webob.Response(status=200, body=body,
+                          charset=None)  # type: ignore[arg-type]
     resp.headers['Content-Type'] = http.JSON
     return resp
 

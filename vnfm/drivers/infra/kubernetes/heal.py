@@ -27,7 +27,8 @@ def heal(ctx: base.InfraContext) -> base.InfraResult:
     workloads = common.vdu_workloads(info)
     vdu_ids = sorted({e['vduId'] for e in chosen})
     grace = CONF.kubernetes.graceful_termination_timeout
-    namespace = (info.get('metadata') or {}).get('namespace')
+    # (Instantiation records it; 'default' as resources.place chooses.)
+    namespace = (info.get('metadata') or {}).get('namespace') or 'default'
     work: Obj = dict(ctx.work)
     vim_id, kube = common.kube_for(ctx)
     with kube:

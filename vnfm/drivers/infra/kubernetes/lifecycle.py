@@ -26,7 +26,7 @@ def instantiate(ctx: base.InfraContext) -> base.InfraResult:
     """Apply the manifests, wait for the VDU workloads, map VNFCs."""
     instance_id = ctx.vnf_instance['id']
     params = ctx.request.get('additionalParams') or {}
-    flavour_id = ctx.flavour_id or ctx.request.get('flavourId')
+    flavour_id = ctx.flavour_id or ctx.request['flavourId']
     flavour = scaling.flavour_of(ctx.vnfd, flavour_id)
     level_id = ctx.request.get('instantiationLevelId')
     counts = scaling.initial_counts(flavour, level_id)

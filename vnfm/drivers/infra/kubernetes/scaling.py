@@ -92,7 +92,7 @@ def scaled_levels(
     flavour: dict[str, Any], levels: dict[str, int], request: dict[str, Any]
 ) -> dict[str, int]:
     """Aspect levels after a ScaleVnfRequest (ScaleNotPossible)."""
-    aspect_id = request.get('aspectId')
+    aspect_id = request['aspectId']  # required by the API schema
     aspect = (flavour.get('scaling_aspects') or {}).get(aspect_id)
     if aspect is None:
         raise ScaleNotPossible(

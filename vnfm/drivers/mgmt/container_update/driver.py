@@ -123,9 +123,9 @@ class _Update:
                 pods: dict[manifests.Key, list[str]], requests: int) -> Obj:
         """HookResult.changes of a finished update."""
         resources, affected = vnfcs.follow(self.info, plan.workloads, pods)
-        info = {'vnfcResourceInfo': resources,
-                'vnfcInfo': vnfcs.vnfc_info(self.info.get('vnfcInfo') or [],
-                                            resources)}
+        info: Obj = {'vnfcResourceInfo': resources,
+                     'vnfcInfo': vnfcs.vnfc_info(
+                         self.info.get('vnfcInfo') or [], resources)}
         if self.paths:
             info['metadata'] = {manifests.PATHS_PARAM: self.paths}
         out: Obj = {'instantiatedVnfInfo': info,

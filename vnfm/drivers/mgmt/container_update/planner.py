@@ -311,12 +311,12 @@ def plan(current: dict[Key, Obj], new: dict[Key, Obj],
             k[0]) if k[0] in references.WORKLOAD_KINDS else -1, k)):
         if k[0] not in references.WORKLOAD_KINDS:
             continue
-        live = live_by_key.get(k)
-        if live is None:
+        workload = live_by_key.get(k)
+        if workload is None:
             raise BadUpdate(f'{describe(k)} does not exist on the cluster; '
                             'heal the VNF instance before updating it.')
-        change = _workload(k, new[k], current[k], live,
-                           k8s.pods_of(live, live_objs), new, current,
+        change = _workload(k, new[k], current[k], workload,
+                           k8s.pods_of(workload, live_objs), new, current,
                            replaced)
         if change is not None:
             result.workloads.append(change)

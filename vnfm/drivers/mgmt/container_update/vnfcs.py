@@ -68,7 +68,7 @@ def follow(info: Obj, changes: list[WorkloadChange],
                                mine[0])
         new = [e for e in new if e.get('vduId') != vdu_id] + followed
         affected += _affected(mine, followed, change)
-    first = {}
+    first: dict[str, int] = {}
     for i, e in enumerate(old):
         first.setdefault(e.get('vduId'), i)
     return sorted(new, key=lambda e: first.get(e.get('vduId'), 0)), affected
