@@ -21,14 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from vnfm.cmd.demo_runner import (
-    V2,
-    Demo,
-    StepFailed,
-    VnfmAll,
-    free_port,
-    table_field,
-)
+from vnfm.cmd.demo_runner import V2
+from vnfm.cmd.demo_runner import Demo
+from vnfm.cmd.demo_runner import StepFailed
+from vnfm.cmd.demo_runner import VnfmAll
+from vnfm.cmd.demo_runner import free_port
+from vnfm.cmd.demo_runner import table_field
 from vnfm.csar import build
 
 _SAMPLES = Path(__file__).resolve().parents[2] / 'samples' / 'packages'

@@ -15,7 +15,10 @@ import oslo_messaging
 
 from vnfm.common import rpc
 from vnfm.common import timeutils
-from vnfm.conductor import manager, packages, periodic, sync
+from vnfm.conductor import manager
+from vnfm.conductor import packages
+from vnfm.conductor import periodic
+from vnfm.conductor import sync
 from vnfm.conductor.notifier import Notifier
 from vnfm.conductor.workers import WorkPool
 from vnfm.conf import CONF

@@ -6,13 +6,12 @@ import re
 from typing import Any
 
 from vnfm.csar.errors import InvalidPackage
-from vnfm.csar.model import ScalingAspect, Vdu
-from vnfm.csar.types import (
-    VDU_COMPUTE,
-    VDU_CONTAINER,
-    VIRTUAL_STORAGE,
-    TypeRegistry,
-)
+from vnfm.csar.model import ScalingAspect
+from vnfm.csar.model import Vdu
+from vnfm.csar.types import VDU_COMPUTE
+from vnfm.csar.types import VDU_CONTAINER
+from vnfm.csar.types import VIRTUAL_STORAGE
+from vnfm.csar.types import TypeRegistry
 
 P = "tosca.policies.nfv."
 SCALING_ASPECTS, ASPECT_DELTAS, INITIAL_DELTA = (

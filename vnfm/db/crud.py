@@ -119,7 +119,7 @@ def select(table: sa.Table, match: dict | None = None,
         result = conn.execute(stmt)
         keys = list(result.keys())
         # One fetchall, not a fetch per row: lists are the hot read path.
-        return [dict(zip(keys, r)) for r in result.all()]
+        return [dict(zip(keys, r, strict=True)) for r in result.all()]
 
 
 def one(table: sa.Table, id_: str) -> dict:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import mysql
 from sqlalchemy import orm
+from sqlalchemy.dialects import mysql
 
 # Microsecond precision everywhere (MariaDB defaults to whole seconds).
 DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql',

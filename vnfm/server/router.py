@@ -20,13 +20,13 @@ from vnfm.server.controllers import vims
 from vnfm.server.controllers import vnf_instances
 from vnfm.server.controllers import vnf_packages
 from vnfm.server.controllers.v1 import routes as v1_routes
-from vnfm.server.request import Action
-from vnfm.server.request import ApiRequest
 from vnfm.server.request import JSON_BODY
 from vnfm.server.request import VERSIONS
 from vnfm.server.request import VNFLCM_V2
 from vnfm.server.request import VNFPKGM_V1
 from vnfm.server.request import ZIP_BODY
+from vnfm.server.request import Action
+from vnfm.server.request import ApiRequest
 from vnfm.server.schemas import subscriptions as subsc_schema
 from vnfm.server.schemas import vnf_instances as inst_schema
 from vnfm.server.schemas import vnf_packages as pkg_schema

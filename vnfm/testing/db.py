@@ -18,8 +18,7 @@ import contextlib
 import os
 import socket
 import uuid
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib import parse
 

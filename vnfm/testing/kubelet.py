@@ -12,7 +12,9 @@ import time
 from typing import Any
 
 import urllib3
-from kubernetes import client, config, watch
+from kubernetes import client
+from kubernetes import config
+from kubernetes import watch
 from kubernetes.client.rest import ApiException
 
 from vnfm.testing import nodes as simnodes

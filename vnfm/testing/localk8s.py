@@ -8,11 +8,9 @@ import sys
 from pathlib import Path
 
 from vnfm.testing import k8sbuild
-from vnfm.testing.cluster import (
-    DEFAULT_FAILING_IMAGES,
-    ClusterError,
-    LocalCluster,
-)
+from vnfm.testing.cluster import DEFAULT_FAILING_IMAGES
+from vnfm.testing.cluster import ClusterError
+from vnfm.testing.cluster import LocalCluster
 
 __all__ = ["LocalCluster", "main"]
 

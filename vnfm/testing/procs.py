@@ -59,10 +59,8 @@ def spawn(argv: Sequence[str], log_path: Path, *,
 
 
 def _reap(pid: int) -> None:
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
 
 
 def is_running(pid: int, expect: str = "") -> bool:
@@ -95,6 +93,10 @@ def stop(pid: int, expect: str = "", timeout: float = 10.0) -> None:
             return
 
 
+def _all_gone(pids: Sequence[int]) -> bool:
+    return not any(map(is_running, pids))
+
+
 def stop_all(pids: Sequence[int], timeout: float = 10.0) -> None:
     """Terminate the process groups led by ``pids`` together; kill those
     that linger."""
@@ -103,7 +105,7 @@ def stop_all(pids: Sequence[int], timeout: float = 10.0) -> None:
         for pid in live:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, sig)
-        wait_for(lambda: not any(map(is_running, live)), wait, interval=0.05)
+        wait_for(functools.partial(_all_gone, live), wait, interval=0.05)
         live = [pid for pid in live if is_running(pid)]
         if not live:
             return

@@ -22,7 +22,8 @@ from vnfm.testing.client import TackerClient
 from vnfm.testing.cluster import LocalCluster
 from vnfm.testing.fixtures import local_k8s  # noqa: F401
 
-from ..conftest import Api, running
+from ..conftest import Api
+from ..conftest import running
 
 SAMPLES = Path(__file__).resolve().parents[3] / 'samples' / 'packages'
 V1_VNFD_ID = '7c2a4d1e-3b5f-4e8a-9c61-2f0d8e4b5a10'

@@ -19,6 +19,7 @@ scenario does not name go through raw HTTP.
 from __future__ import annotations
 
 import base64
+import functools
 import shutil
 import uuid
 from collections.abc import Iterator
@@ -30,9 +31,16 @@ import pytest
 from vnfm.csar.build import build_csar
 from vnfm.testing.client import TackerClient
 
-from ..conftest import Api, wait_for
-from .conftest import (BAD_IMAGE, K8S_VIM_TYPE, SAMPLES, CnfInstance,
-                       pods_of, vim_yaml, vnfcs_of, write_json)
+from ..conftest import Api
+from ..conftest import wait_for
+from .conftest import BAD_IMAGE
+from .conftest import K8S_VIM_TYPE
+from .conftest import SAMPLES
+from .conftest import CnfInstance
+from .conftest import pods_of
+from .conftest import vim_yaml
+from .conftest import vnfcs_of
+from .conftest import write_json
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -91,8 +99,8 @@ def update_pkgs(cnf_client: TackerClient, cnf_api: Api,
         pkg_id = cnf_client.pkg_json('create')['ID']
         assert pkg_id in cnf_client.pkg('upload', pkg_id, '--path',
                                         str(zip_path))
-        out[name] = wait_for(lambda: _onboarded(cnf_api, pkg_id), 30,
-                             f'package {name} ONBOARDED')
+        out[name] = wait_for(functools.partial(_onboarded, cnf_api, pkg_id),
+                             30, f'package {name} ONBOARDED')
     return out
 
 

@@ -16,12 +16,10 @@ from pathlib import Path
 import pytest
 
 from ..conftest import wait_for
-from .test_cnf_update import (  # noqa: F401 - fixtures
-    CONFIG_PATHS,
-    Cnf,
-    k8s_vim,
-    update_pkgs,
-)
+from .test_cnf_update import CONFIG_PATHS  # noqa: F401 - fixtures
+from .test_cnf_update import Cnf  # noqa: F401 - fixtures
+from .test_cnf_update import k8s_vim  # noqa: F401 - fixtures
+from .test_cnf_update import update_pkgs  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.timeout(240)
 PDB = 'keep-env-test'

@@ -9,9 +9,12 @@ import pathlib
 
 import pytest
 
-from vnfm.csar import InvalidPackage, Vnfd, read_csar
+from vnfm.csar import InvalidPackage
+from vnfm.csar import Vnfd
+from vnfm.csar import read_csar
 
-from .utils import make_zip, replace
+from .utils import make_zip
+from .utils import replace
 
 SOL001 = (pathlib.Path(__file__).resolve().parents[3]
           / "vnfm" / "csar" / "sol001")

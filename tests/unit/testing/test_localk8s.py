@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from vnfm.testing import cluster as cluster_mod
-from vnfm.testing import k8sbuild, localk8s
+from vnfm.testing import k8sbuild
+from vnfm.testing import localk8s
 
 
 def test_default_state_dir_by_name() -> None:

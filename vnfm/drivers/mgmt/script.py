@@ -21,6 +21,7 @@ directory), LANG and, when the conductor has it, VNFM_HOOK_RECORD.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -230,8 +231,6 @@ def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait()

@@ -60,7 +60,7 @@ def initial_counts(
     vdu_levels = _level(flavour, level_id).get('vdu_levels') or {}
     levels = initial_levels(flavour, level_id)
     out = {}
-    for vdu_id, vdu in (flavour.get('vdus') or {}).items():
+    for vdu_id in flavour.get('vdus') or {}:
         if vdu_id in vdu_levels:
             out[vdu_id] = int(vdu_levels[vdu_id])
         else:

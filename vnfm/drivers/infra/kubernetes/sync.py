@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.clients import kubernetes as k8s
-from vnfm.drivers.infra.kubernetes import common, vnfcs
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 

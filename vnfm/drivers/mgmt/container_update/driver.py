@@ -37,14 +37,12 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.conf import CONF
 from vnfm.drivers.mgmt import base
-from vnfm.drivers.mgmt.container_update import (
-    manifests,
-    planner,
-    references,
-    restart,
-    snapshot,
-    vnfcs,
-)
+from vnfm.drivers.mgmt.container_update import manifests
+from vnfm.drivers.mgmt.container_update import planner
+from vnfm.drivers.mgmt.container_update import references
+from vnfm.drivers.mgmt.container_update import restart
+from vnfm.drivers.mgmt.container_update import snapshot
+from vnfm.drivers.mgmt.container_update import vnfcs
 from vnfm.drivers.package_files import PackageFiles
 
 Obj = dict[str, Any]
