@@ -12,16 +12,14 @@ import threading
 import time
 from collections.abc import Callable
 
-from _harness import (
-    V2,
-    Client,
-    create_instance,
-    emit,
-    make_package,
-    onboard,
-    percentiles,
-    services,
-)
+from _harness import V2
+from _harness import Client
+from _harness import create_instance
+from _harness import emit
+from _harness import make_package
+from _harness import onboard
+from _harness import percentiles
+from _harness import services
 
 LIST = '/vnflcm/v2/vnf_instances'
 

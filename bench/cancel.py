@@ -12,8 +12,14 @@ from __future__ import annotations
 import time
 from urllib import parse
 
-from _harness import (V2, Client, create_instance, emit, make_package,
-                      onboard, percentiles, services)
+from _harness import V2
+from _harness import Client
+from _harness import create_instance
+from _harness import emit
+from _harness import make_package
+from _harness import onboard
+from _harness import percentiles
+from _harness import services
 
 HOOK_SLEEP = 20.0       # FORCEFUL: never waited for
 GRACEFUL_SLEEP = 2.0

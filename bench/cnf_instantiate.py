@@ -30,11 +30,15 @@ import uuid
 from pathlib import Path
 from urllib import parse
 
-from _harness import FINAL_OP_STATES, ROOT, V2, Client, emit, onboard
-
 import kubernetes  # noqa: E402  (the bench watches the cluster itself)
 import urllib3  # noqa: E402
 import yaml  # noqa: E402
+from _harness import FINAL_OP_STATES
+from _harness import ROOT
+from _harness import V2
+from _harness import Client
+from _harness import emit
+from _harness import onboard
 
 from vnfm.csar.build import build_csar  # noqa: E402
 from vnfm.testing.cluster import LocalCluster  # noqa: E402

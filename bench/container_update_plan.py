@@ -28,12 +28,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vnfm.clients import kubernetes as k8s  # noqa: E402
-from vnfm.drivers.mgmt.container_update import (  # noqa: E402
-    content,
-    driver,
-    manifests,
-    planner,
-)
+from vnfm.drivers.mgmt.container_update import content  # noqa: E402
+from vnfm.drivers.mgmt.container_update import driver  # noqa: E402
+from vnfm.drivers.mgmt.container_update import manifests  # noqa: E402
+from vnfm.drivers.mgmt.container_update import planner  # noqa: E402
 
 NS = 'bench'
 INSTANCE = 'bench-instance'

@@ -8,7 +8,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from vnfm.csar import CsarLimits, read_csar
+from vnfm.csar import CsarLimits
+from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
 
 SAMPLE = (pathlib.Path(__file__).resolve().parents[1]

@@ -13,7 +13,12 @@ import json
 import time
 from urllib import parse
 
-from _harness import V2, Client, emit, make_package, onboard, services
+from _harness import V2
+from _harness import Client
+from _harness import emit
+from _harness import make_package
+from _harness import onboard
+from _harness import services
 
 COUNT = 10_000
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import time
 
-from _harness import Client, emit, make_package, onboard, percentiles, services
+from _harness import Client
+from _harness import emit
+from _harness import make_package
+from _harness import onboard
+from _harness import percentiles
+from _harness import services
 
 
 def run(svc, uploads: int = 20, size: int = 15000) -> dict:

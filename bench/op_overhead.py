@@ -8,17 +8,15 @@ import threading
 import time
 from urllib import parse
 
-from _harness import (
-    FINAL_OP_STATES,
-    V2,
-    Client,
-    create_instance,
-    emit,
-    make_package,
-    onboard,
-    percentiles,
-    services,
-)
+from _harness import FINAL_OP_STATES
+from _harness import V2
+from _harness import Client
+from _harness import create_instance
+from _harness import emit
+from _harness import make_package
+from _harness import onboard
+from _harness import percentiles
+from _harness import services
 
 INSTANTIATE = {'flavourId': 'simple',
                'vimConnectionInfo': {'vim1': {'vimType': 'VNFM.NOOP.V_1'}}}

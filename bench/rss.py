@@ -4,9 +4,15 @@ after load (run_all: after the other benchmarks; alone: after a warm-up of
 
 from __future__ import annotations
 
-from _harness import V2, Client, create_instance, emit, make_package
-from _harness import onboard, services
-from op_overhead import INSTANTIATE, run_op
+from _harness import V2
+from _harness import Client
+from _harness import create_instance
+from _harness import emit
+from _harness import make_package
+from _harness import onboard
+from _harness import services
+from op_overhead import INSTANTIATE
+from op_overhead import run_op
 
 from vnfm.testing.procs import rss_kib
 

@@ -16,7 +16,8 @@ import api_latency
 import onboarding
 import op_overhead
 import rss
-from _harness import emit, services
+from _harness import emit
+from _harness import services
 
 
 def _environment() -> dict:

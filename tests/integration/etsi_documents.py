@@ -38,7 +38,8 @@ UNSERVED_LCM = ("/vnf_instances/{vnfInstanceId}/scale_to_level",
                 "/vnf_instances/{vnfInstanceId}/revert_to_snapshot",
                 "/vnf_snapshots", "/vnf_snapshots/{vnfSnapshotInfoId}",
                 "/vnf_snapshots/{vnfSnapshotInfoId}/vnf_state_snapshot")
-# SOL005 package subscriptions: not served on /vnfpkgm/v1 (doc/source/design.rst section 1);
+# SOL005 package subscriptions: not served on /vnfpkgm/v1
+# (doc/source/design.rst section 1);
 # the notification endpoints are the subscriber's, not the NFVO's.
 UNSERVED_PKG = ("/subscriptions", "/subscriptions/{subscriptionId}")
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -90,4 +91,4 @@ def test_dead_worker_is_replaced_and_sigterm_stops_all(api):
     assert proc.wait(timeout=30) == 0
     for pid in replaced:
         assert not os.path.exists(f'/proc/{pid}') or \
-            open(f'/proc/{pid}/stat').read().split()[2] == 'Z'
+            Path(f'/proc/{pid}/stat').read_text().split()[2] == 'Z'

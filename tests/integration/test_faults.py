@@ -16,6 +16,7 @@ The figures (ops, kills, restarts, times) are printed at the end (-s).
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import signal
@@ -34,8 +35,11 @@ from vnfm.objects.states import OP_TRANSITIONS
 from vnfm.testing import brokers
 from vnfm.testing import procs
 
-from .conftest import (LOGGED_SERVICES, Api, Zip, wait_for,
-                       zip_scripts_sha256)
+from .conftest import LOGGED_SERVICES
+from .conftest import Api
+from .conftest import Zip
+from .conftest import wait_for
+from .conftest import zip_scripts_sha256
 
 pytestmark = pytest.mark.timeout(420)
 
@@ -450,7 +454,7 @@ def _assert_notifications(bodies: list[dict], figures: Figures,
     for op_id, states in by_op.items():
         assert states[0] == "STARTING" and states[-1] == "COMPLETED", (
             op_id, states)
-        for pair in zip(states, states[1:]):
+        for pair in itertools.pairwise(states):
             assert pair in LEGAL, (op_id, states)
         assert states.count("FAILED_TEMP") >= min(failed_temp.get(op_id, 0),
                                                   1), (op_id, states)

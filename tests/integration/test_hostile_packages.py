@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.unit.csar import hostile
-from tests.unit.csar.utils import NOOP_VNFD_ID, sample_files
+from tests.unit.csar.utils import NOOP_VNFD_ID
+from tests.unit.csar.utils import sample_files
 
 pytestmark = pytest.mark.timeout(300)
 

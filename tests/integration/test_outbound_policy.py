@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.conftest import Api, wait_for
+from tests.integration.conftest import Api
+from tests.integration.conftest import wait_for
 from tests.unit.clients import webserver
 from tests.unit.conductor.receiver import Receiver
 from vnfm.testing import procs

@@ -20,7 +20,11 @@ from vnfm.csar.build import build_csar
 from vnfm.testing import allinone
 from vnfm.testing import procs
 
-from .conftest import SAMPLES, Api, Zip, package_variant, zip_scripts_sha256
+from .conftest import SAMPLES
+from .conftest import Api
+from .conftest import Zip
+from .conftest import package_variant
+from .conftest import zip_scripts_sha256
 
 pytestmark = pytest.mark.timeout(240)
 

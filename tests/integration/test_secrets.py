@@ -34,8 +34,12 @@ from typing import Any, NamedTuple
 import pytest
 import requests
 
-from tests.integration.conftest import Api, Zip, package_variant
-from tests.integration.conftest import SAMPLES, wait_for, zip_scripts_sha256
+from tests.integration.conftest import SAMPLES
+from tests.integration.conftest import Api
+from tests.integration.conftest import Zip
+from tests.integration.conftest import package_variant
+from tests.integration.conftest import wait_for
+from tests.integration.conftest import zip_scripts_sha256
 from tests.unit.conductor.receiver import Receiver
 from vnfm.common import rpc
 from vnfm.csar.build import build_csar

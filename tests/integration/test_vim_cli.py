@@ -11,7 +11,8 @@ import yaml
 
 from vnfm.testing import certs
 from vnfm.testing import procs
-from vnfm.testing.client import ClientError, TackerClient
+from vnfm.testing.client import ClientError
+from vnfm.testing.client import TackerClient
 
 TOKEN = 'vim-bearer-t0ken-' + uuid.uuid4().hex
 PASSWORD = 'vim-passw0rd-' + uuid.uuid4().hex

@@ -21,6 +21,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import requests
 from urllib3.util import Timeout as UrlTimeout
@@ -76,7 +77,8 @@ def _get(http: requests.Session, url: str, auth: tuple[str, str] | None,
     remaining = max(0.1, deadline - time.monotonic())
     try:
         # UTF-8 credentials (IETF RFC 7617); requests would use latin-1.
-        utf8 = (auth[0].encode(), auth[1].encode()) if auth else None
+        utf8 = (requests.auth.HTTPBasicAuth(auth[0].encode(), auth[1].encode())
+                if auth else None)
         with http.get(url, stream=True, auth=utf8, allow_redirects=False,
                       timeout=(min(remaining, 10), remaining)) as resp:
             if resp.is_redirect:
@@ -170,6 +172,8 @@ ClientCert = str | tuple[str, str]
 #: urllib3 Timeout (``total`` bounds both together).
 Timeout = float | UrlTimeout
 
+_E = TypeVar('_E', bound=BaseException)
+
 
 class DeliveryError(Exception):
     """A notification was not delivered, or a callbackUri failed its test;
@@ -233,9 +237,12 @@ def _fetch_token(params: dict, timeout: Timeout, verify: bool | str,
             resp = http.post(
                 endpoint, data={'grant_type': 'client_credentials'},
                 # UTF-8 (IETF RFC 7617); requests would use latin-1 for str.
-                auth=(str(params.get('clientId')).encode(),
-                      str(params.get('clientPassword')).encode()),
-                headers={'Accept': 'application/json'}, timeout=timeout,
+                auth=requests.auth.HTTPBasicAuth(
+                    str(params.get('clientId')).encode(),
+                    str(params.get('clientPassword')).encode()),
+                headers={'Accept': 'application/json'},
+                # requests takes a urllib3 Timeout; its stubs say otherwise.
+                timeout=timeout,  # type: ignore[arg-type]
                 verify=verify, allow_redirects=False)
     except (requests.RequestException, outbound.Refused) as e:
         detail, reason = _failed('POST', endpoint, e, purpose='token')
@@ -379,8 +386,10 @@ def test_notification_endpoint(url: str, *, version: str,
     limit = UrlTimeout(total=left)
     try:
         with outbound.session(policy) as http, http.get(
-                url, headers=headers, timeout=limit, verify=verify,
-                cert=client_cert, allow_redirects=False,
+                url, headers=headers,
+                # requests takes a urllib3 Timeout; its stubs say otherwise.
+                timeout=limit,  # type: ignore[arg-type]
+                verify=verify, cert=client_cert, allow_redirects=False,
                 stream=True) as resp:
             status = resp.status_code
     except (requests.RequestException, outbound.Refused) as e:
@@ -419,8 +428,7 @@ def _failure(e: requests.RequestException,
     return name
 
 
-def _cause(error: BaseException, kind: type[BaseException]
-           ) -> BaseException | None:
+def _cause(error: BaseException, kind: type[_E]) -> _E | None:
     """The first ``kind`` among the errors ``error`` wraps (requests and
     urllib3 nest them in args, ``reason``, ``__cause__``, ``__context__``).
     """

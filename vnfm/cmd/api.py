@@ -13,6 +13,7 @@ hosts, could not read the credentials this API stores.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -94,10 +95,8 @@ class Supervisor:
     def _on_signal(self, signum: int, _frame: object) -> None:
         self.stopping = True
         for pid in list(self.children):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
 
     def run(self) -> int:
         """Run until stopped; 1 if workers kept dying at start."""

@@ -21,14 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from vnfm.cmd.demo_runner import (
-    V2,
-    Demo,
-    StepFailed,
-    VnfmAll,
-    free_port,
-    table_field,
-)
+from vnfm.cmd.demo_runner import V2
+from vnfm.cmd.demo_runner import Demo
+from vnfm.cmd.demo_runner import StepFailed
+from vnfm.cmd.demo_runner import VnfmAll
+from vnfm.cmd.demo_runner import free_port
+from vnfm.cmd.demo_runner import table_field
 from vnfm.csar import build
 
 # The source tree's samples, else those an installed vnfm puts in
@@ -173,6 +171,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _keep_running_help(server: VnfmAll) -> None:
+    assert server.proc is not None, 'called while vnfm-all runs'
     print(f'\nvnfm-all keeps running (pid {server.proc.pid}), state in '
           f'{server.state_dir}, log {server.log_path}.\nUse it with:\n'
           f'  export OS_AUTH_TYPE=none OS_ENDPOINT={server.endpoint}\n'

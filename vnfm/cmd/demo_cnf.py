@@ -13,7 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vnfm.cmd.demo_runner import V2, Demo, StepFailed, table_field
+from vnfm.cmd.demo_runner import V2
+from vnfm.cmd.demo_runner import Demo
+from vnfm.cmd.demo_runner import StepFailed
+from vnfm.cmd.demo_runner import table_field
 from vnfm.csar import build
 from vnfm.testing import demo_k8s
 

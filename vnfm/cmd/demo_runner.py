@@ -15,6 +15,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 from urllib import error as urlerror
 from urllib import request as urlrequest
 
@@ -131,8 +132,9 @@ class VnfmAll:
         except StepFailed:
             return False
 
-    def get(self, path: str) -> dict | list:
-        """GET ``path`` as JSON (Version 2.0.0 for /vnflcm/v2)."""
+    def get(self, path: str) -> Any:
+        """GET ``path`` as JSON (Version 2.0.0 for /vnflcm/v2): a resource
+        (dict) or a list of them, as the path says."""
         req = urlrequest.Request(self.endpoint + path,
                                  headers={'Version': '2.0.0',
                                           'Accept': 'application/json'})

@@ -13,6 +13,8 @@ class VnfmError(Exception):
 
     status = 500
     title = 'Internal Server Error'
+    #: Extra HTTP headers of the error response (Allow, Version, ...).
+    headers: dict[str, str] | None = None
 
     def __init__(self, detail: str, **extra: object) -> None:
         super().__init__(detail)

@@ -18,10 +18,12 @@ from vnfm.clients import outbound
 from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.conf import CONF
-from vnfm.csar import InvalidPackage, read_csar
+from vnfm.csar import InvalidPackage
+from vnfm.csar import read_csar
 from vnfm.db import api as db
 from vnfm.lcm import inputs
-from vnfm.objects.states import OnboardingState, OperationalState
+from vnfm.objects.states import OnboardingState
+from vnfm.objects.states import OperationalState
 
 LOG = logging.getLogger(__name__)
 UPLOAD_INTERRUPTED = 'The upload was interrupted; upload again.'

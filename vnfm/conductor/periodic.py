@@ -27,8 +27,11 @@ from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.lcm import driver as lcm_driver
 from vnfm.objects import notifications
-from vnfm.objects.states import ACTIVE_OP_STATES, OnboardingState, OpEvent
-from vnfm.objects.states import OpState, next_state
+from vnfm.objects.states import ACTIVE_OP_STATES
+from vnfm.objects.states import OnboardingState
+from vnfm.objects.states import OpEvent
+from vnfm.objects.states import OpState
+from vnfm.objects.states import next_state
 
 LOG = logging.getLogger(__name__)
 RUNNING = (OpState.PROCESSING.value, OpState.ROLLING_BACK.value)

@@ -17,7 +17,10 @@ import oslo_messaging
 
 from vnfm.common import rpc
 from vnfm.common import timeutils
-from vnfm.conductor import manager, packages, periodic, sync
+from vnfm.conductor import manager
+from vnfm.conductor import packages
+from vnfm.conductor import periodic
+from vnfm.conductor import sync
 from vnfm.conductor.notifier import Notifier
 from vnfm.conductor.workers import WorkPool
 from vnfm.conf import CONF
@@ -61,12 +64,12 @@ class ConductorService:
         then start consuming and the periodic tasks."""
         self.recover()
         self._server.start()
-        tasks = [('heartbeat', CONF.conductor.heartbeat_interval,
-                  self.heartbeat),
-                 ('sweep', CONF.conductor.sweep_interval, self.sweep),
-                 ('notify', CONF.notifications.interval, self.notify),
-                 ('cancel', CONF.conductor.cancel_poll_interval,
-                  functools.partial(cancel.kill_forceful, self.host))]
+        tasks: list[tuple[str, float, Callable[[], object]]] = [
+            ('heartbeat', CONF.conductor.heartbeat_interval, self.heartbeat),
+            ('sweep', CONF.conductor.sweep_interval, self.sweep),
+            ('notify', CONF.notifications.interval, self.notify),
+            ('cancel', CONF.conductor.cancel_poll_interval,
+             functools.partial(cancel.kill_forceful, self.host))]
         if CONF.kubernetes.sync_interval > 0:
             tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
         for name, interval, task in tasks:

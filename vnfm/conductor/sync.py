@@ -18,10 +18,13 @@ from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.drivers.infra import base as infra_base
-from vnfm.drivers.infra.registry import InfraDrivers, NoInfraDriver
+from vnfm.drivers.infra.registry import InfraDrivers
+from vnfm.drivers.infra.registry import NoInfraDriver
 from vnfm.lcm import inputs
 from vnfm.objects import vnf_instance as instance_view
-from vnfm.objects.states import FINAL_OP_STATES, InstantiationState, OpState
+from vnfm.objects.states import FINAL_OP_STATES
+from vnfm.objects.states import InstantiationState
+from vnfm.objects.states import OpState
 
 LOG = logging.getLogger(__name__)
 INSTANTIATED = InstantiationState.INSTANTIATED.value

@@ -30,15 +30,14 @@ declaring a hook winning; ``Flavour.interfaces`` is exact for one flavour.
 
 from vnfm.csar.errors import InvalidPackage
 from vnfm.csar.meta import Artifact
-from vnfm.csar.model import (
-    HOOK_NAMES,
-    Flavour,
-    Hook,
-    ScalingAspect,
-    Vdu,
-    Vnfd,
-)
-from vnfm.csar.package import Csar, read_csar
+from vnfm.csar.model import HOOK_NAMES
+from vnfm.csar.model import Flavour
+from vnfm.csar.model import Hook
+from vnfm.csar.model import ScalingAspect
+from vnfm.csar.model import Vdu
+from vnfm.csar.model import Vnfd
+from vnfm.csar.package import Csar
+from vnfm.csar.package import read_csar
 from vnfm.csar.zipreader import CsarLimits
 
 __all__ = ["HOOK_NAMES", "Artifact", "Csar", "CsarLimits", "Flavour", "Hook",

@@ -4,7 +4,9 @@ import re
 from typing import Any
 
 from vnfm.csar.errors import InvalidPackage
-from vnfm.csar.model import BUILTIN_ARTIFACT_TYPE, HOOK_NAMES, Hook
+from vnfm.csar.model import BUILTIN_ARTIFACT_TYPE
+from vnfm.csar.model import HOOK_NAMES
+from vnfm.csar.model import Hook
 from vnfm.csar.topology import resolve_file
 
 # Standard SOL001 Vnflcm operations that are LCM operations themselves, and

@@ -10,7 +10,8 @@ from vnfm.csar.model import Vnfd
 from vnfm.csar.templates import Definitions
 from vnfm.csar.topology import scalar_size
 from vnfm.csar.vnfd import build_vnfd
-from vnfm.csar.zipreader import CsarLimits, read_zip
+from vnfm.csar.zipreader import CsarLimits
+from vnfm.csar.zipreader import read_zip
 
 
 @dataclasses.dataclass

@@ -34,7 +34,7 @@ _ETSI_CACHE_SIZE = 16
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_Base):  # type: ignore[misc, valid-type]
+class _Loader(_Base):
     """Safe loader keeping dates as strings, so documents stay JSON-able."""
 
 

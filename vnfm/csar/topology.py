@@ -6,13 +6,12 @@ import re
 from typing import Any
 
 from vnfm.csar.errors import InvalidPackage
-from vnfm.csar.model import ScalingAspect, Vdu
-from vnfm.csar.types import (
-    VDU_COMPUTE,
-    VDU_CONTAINER,
-    VIRTUAL_STORAGE,
-    TypeRegistry,
-)
+from vnfm.csar.model import ScalingAspect
+from vnfm.csar.model import Vdu
+from vnfm.csar.types import VDU_COMPUTE
+from vnfm.csar.types import VDU_CONTAINER
+from vnfm.csar.types import VIRTUAL_STORAGE
+from vnfm.csar.types import TypeRegistry
 
 P = "tosca.policies.nfv."
 SCALING_ASPECTS, ASPECT_DELTAS, INITIAL_DELTA = (
@@ -137,7 +136,9 @@ class Topology:
     def _deltas(self, pname: str, props: dict[str, Any],
                 targets: list[str]) -> None:
         """tosca.policies.nfv.VduScalingAspectDeltas."""
-        aspect = self.aspects.get(props.get("aspect"))
+        name = props.get("aspect")
+        # (A list or mapping here is no aspect name, and not hashable.)
+        aspect = self.aspects.get(name) if isinstance(name, str) else None
         if aspect is None:
             raise InvalidPackage(f"{self.path}: policy {pname}: aspect "
                                  f"'{props.get('aspect')}' is not declared "

@@ -25,9 +25,10 @@ class TypeRegistry:
         """The type and its ancestors, nearest first."""
         table = self.policy_types if policy else self.node_types
         out: list[str] = []
-        while isinstance(name, str) and name not in out:
-            out.append(name)
-            name = (table.get(name) or {}).get("derived_from")
+        current: object = name
+        while isinstance(current, str) and current not in out:
+            out.append(current)
+            current = (table.get(current) or {}).get("derived_from")
         return out
 
     def base_of(self, name: Any, bases: tuple[str, ...],

@@ -4,10 +4,13 @@ from typing import Any
 
 from vnfm.csar.errors import InvalidPackage
 from vnfm.csar.hooks import parse_hooks
-from vnfm.csar.model import Flavour, Hook, Vnfd
+from vnfm.csar.model import Flavour
+from vnfm.csar.model import Hook
+from vnfm.csar.model import Vnfd
 from vnfm.csar.templates import Definitions
 from vnfm.csar.topology import Topology
-from vnfm.csar.types import VNF, TypeRegistry
+from vnfm.csar.types import VNF
+from vnfm.csar.types import TypeRegistry
 
 # (Vnfd field, VNF property) of the identity every VNFD must give.
 _IDENTITY = (("vnfd_id", "descriptor_id"), ("provider", "provider"),

@@ -22,10 +22,10 @@ from vnfm.db import models
 from vnfm.db import outbox
 from vnfm.db import session
 
-PACKAGES = models.VnfPackage.__table__
-CHUNKS = models.VnfPackageChunk.__table__
-INSTANCES = models.VnfInstance.__table__
-OPS = models.VnfLcmOpOcc.__table__
+PACKAGES = models.table(models.VnfPackage)
+CHUNKS = models.table(models.VnfPackageChunk)
+INSTANCES = models.table(models.VnfInstance)
+OPS = models.table(models.VnfLcmOpOcc)
 
 CHUNK_SIZE = 1024 * 1024
 new_id = crud.new_id  # callers take new ids from here

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -19,11 +20,11 @@ from vnfm.common import timeutils
 from vnfm.db import models
 from vnfm.db import session
 
-_WHAT = {models.VnfPackage.__table__: 'VNF package',
-         models.VnfInstance.__table__: 'VNF instance',
-         models.VnfLcmOpOcc.__table__: 'VNF LCM operation occurrence',
-         models.Vim.__table__: 'VIM',
-         models.Subscription.__table__: 'Subscription'}
+_WHAT = {models.table(models.VnfPackage): 'VNF package',
+         models.table(models.VnfInstance): 'VNF instance',
+         models.table(models.VnfLcmOpOcc): 'VNF LCM operation occurrence',
+         models.table(models.Vim): 'VIM',
+         models.table(models.Subscription): 'Subscription'}
 
 
 def new_id() -> str:
@@ -55,7 +56,7 @@ def plain(values: dict) -> dict:
 def insert(conn: sa.Connection, table: sa.Table, values: dict) -> dict:
     """Insert a row with a new id and created_at; the row."""
     now = timeutils.utcnow()
-    row = {'id': new_id(), 'created_at': now}
+    row: dict[str, Any] = {'id': new_id(), 'created_at': now}
     row.update(plain(values))
     conn.execute(table.insert().values(row))
     return get(conn, table, row['id'])
@@ -84,7 +85,8 @@ def update(conn: sa.Connection, table: sa.Table, id_: str, values: dict,
 def lost_race(table: sa.Table, id_: str, expected: dict | None,
               current: dict) -> str:
     """The Conflict message of a compare-and-set that lost a race."""
-    diffs = [f'{k} is {current[k]!r}' for k in (expected or {})
+    expected = expected or {}
+    diffs = [f'{k} is {current[k]!r}' for k in expected
              if not _matches(current[k], expected[k])]
     return (f"{_WHAT[table]} {id_} changed meanwhile: "
             f"{', '.join(diffs) or 'it was updated concurrently'}.")
@@ -117,7 +119,7 @@ def select(table: sa.Table, match: dict | None = None,
         result = conn.execute(stmt)
         keys = list(result.keys())
         # One fetchall, not a fetch per row: lists are the hot read path.
-        return [dict(zip(keys, r)) for r in result.all()]
+        return [dict(zip(keys, r, strict=True)) for r in result.all()]
 
 
 def scan(table: sa.Table, match: dict | None = None,
@@ -146,7 +148,7 @@ def scan(table: sa.Table, match: dict | None = None,
         with session.reader() as conn:
             result = conn.execute(stmt)
             names = list(result.keys())
-            rows = [dict(zip(names, r)) for r in result.all()]
+            rows = [dict(zip(names, r, strict=True)) for r in result.all()]
         yield from rows
         if len(rows) < chunk:
             return

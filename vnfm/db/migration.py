@@ -51,7 +51,9 @@ def current(engine: sa.Engine | None = None,
 def head() -> str:
     """The newest revision the code knows."""
     scripts = alembic_script.ScriptDirectory(_SCRIPTS)
-    return scripts.get_current_head()
+    current = scripts.get_current_head()
+    assert current is not None, 'vnfm ships its migration scripts'
+    return current
 
 
 def revision(message: str, autogenerate: bool = True,
@@ -68,4 +70,5 @@ def revision(message: str, autogenerate: bool = True,
                               autogenerate=autogenerate, rev_id=rev_id)
     if isinstance(script, list):  # several heads; vnfm keeps one
         script = script[0]
+    assert script is not None, 'no revision hook drops the new script'
     return script.path

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import mysql
 from sqlalchemy import orm
+from sqlalchemy.dialects import mysql
 
 # Microsecond precision everywhere (MariaDB defaults to whole seconds).
 DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql',
@@ -234,3 +234,8 @@ class Notification(Base):
     # When it was delivered or given up (the purge counts from here).
     finished_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
         DateTime)
+
+
+def table(model: type[Base]) -> sa.Table:
+    """The Table of ``model`` (its ``__table__`` is typed as a FromClause)."""
+    return Base.metadata.tables[model.__tablename__]

@@ -19,8 +19,8 @@ from vnfm.db import crud
 from vnfm.db import models
 from vnfm.db import session
 
-NOTIFICATIONS = models.Notification.__table__
-SUBSCRIPTIONS = models.Subscription.__table__
+NOTIFICATIONS = models.table(models.Notification)
+SUBSCRIPTIONS = models.table(models.Subscription)
 PENDING, DELIVERED, FAILED = 'PENDING', 'DELIVERED', 'FAILED'
 _N = NOTIFICATIONS
 

@@ -12,8 +12,8 @@ from vnfm.common import exceptions
 from vnfm.db import crud
 from vnfm.db import models
 
-VIMS = models.Vim.__table__
-SUBSCRIPTIONS = models.Subscription.__table__
+VIMS = models.table(models.Vim)
+SUBSCRIPTIONS = models.table(models.Subscription)
 
 
 def _vim_project_key(values: dict) -> dict:

@@ -18,14 +18,27 @@ from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.drivers.infra.base import InfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
-from vnfm.lcm import cancel, change_vnfpkg, finish, heal, inputs, instantiate
-from vnfm.lcm import modify_info, operate, scale, scale_to_level, terminate
+from vnfm.lcm import cancel
+from vnfm.lcm import change_vnfpkg
+from vnfm.lcm import finish
+from vnfm.lcm import heal
+from vnfm.lcm import inputs
+from vnfm.lcm import instantiate
+from vnfm.lcm import modify_info
+from vnfm.lcm import operate
+from vnfm.lcm import scale
+from vnfm.lcm import scale_to_level
+from vnfm.lcm import terminate
 from vnfm.lcm.operation import Operation
-from vnfm.lcm.run import LeaseLost, OpRun
+from vnfm.lcm.run import LeaseLost
+from vnfm.lcm.run import OpRun
 from vnfm.objects import notifications
-from vnfm.objects.states import ACTIVE_OP_STATES, OpEvent, OpState
+from vnfm.objects.states import ACTIVE_OP_STATES
+from vnfm.objects.states import OpEvent
+from vnfm.objects.states import OpState
 from vnfm.objects.states import next_state
 
 LOG = logging.getLogger(__name__)
@@ -134,7 +147,8 @@ class LcmDriver:
         if op['operation'] == 'INSTANTIATE':
             stored = inputs.with_default_vim(stored, instance['project_id'])
         clear = inputs.resolved(stored)
-        infra, served = None, {}
+        infra: InfraDriver | None = None
+        served: dict[str, dict] = {}
         if operation.needs_infra:
             infra, served = self.infra.select(clear)
         run = OpRun(

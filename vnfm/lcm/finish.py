@@ -9,9 +9,11 @@ from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.db import api as db
 from vnfm.lcm.operation import Outcome
-from vnfm.lcm.run import LeaseLost, OpRun
+from vnfm.lcm.run import LeaseLost
+from vnfm.lcm.run import OpRun
 from vnfm.objects import notifications
-from vnfm.objects.states import OpEvent, next_state
+from vnfm.objects.states import OpEvent
+from vnfm.objects.states import next_state
 
 LOG = logging.getLogger(__name__)
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from vnfm.drivers.infra import base as infra_base
-from vnfm.lcm.operation import Operation, Outcome
+from vnfm.lcm.operation import Operation
+from vnfm.lcm.operation import Outcome
 from vnfm.lcm.run import OpRun
 from vnfm.objects.states import LcmOperation
 

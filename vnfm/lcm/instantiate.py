@@ -6,9 +6,12 @@ import dataclasses
 
 from vnfm.drivers.infra import base as infra_base
 from vnfm.lcm import merge
-from vnfm.lcm.operation import Operation, Outcome, with_hook_changes
+from vnfm.lcm.operation import Operation
+from vnfm.lcm.operation import Outcome
+from vnfm.lcm.operation import with_hook_changes
 from vnfm.lcm.run import OpRun
-from vnfm.objects.states import InstantiationState, LcmOperation
+from vnfm.objects.states import InstantiationState
+from vnfm.objects.states import LcmOperation
 
 
 class Instantiate(Operation):

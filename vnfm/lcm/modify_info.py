@@ -27,7 +27,9 @@ from vnfm.drivers.mgmt import base as mgmt_base
 from vnfm.lcm import inputs
 from vnfm.lcm import merge
 from vnfm.lcm import package_usage
-from vnfm.lcm.operation import Operation, Outcome, with_hook_changes
+from vnfm.lcm.operation import Operation
+from vnfm.lcm.operation import Outcome
+from vnfm.lcm.operation import with_hook_changes
 from vnfm.lcm.run import OpRun
 from vnfm.objects import vnf_instance as instance_view
 from vnfm.objects.states import LcmOperation

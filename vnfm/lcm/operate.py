@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from vnfm.drivers.infra import base as infra_base
-from vnfm.lcm.operation import Operation, Outcome, with_hook_changes
+from vnfm.lcm.operation import Operation
+from vnfm.lcm.operation import Outcome
+from vnfm.lcm.operation import with_hook_changes
 from vnfm.lcm.run import OpRun
 from vnfm.objects.states import LcmOperation
 

@@ -21,8 +21,8 @@ from vnfm.db import api as db
 from vnfm.drivers.infra.base import InfraDriver
 from vnfm.drivers.mgmt import base as mgmt_base
 from vnfm.drivers.mgmt import runner as mgmt_runner
-from vnfm.lcm import cancel
 from vnfm.drivers.package_files import PackageFiles
+from vnfm.lcm import cancel
 from vnfm.objects import op_occ as op_view
 from vnfm.objects import vnf_instance as instance_view
 
@@ -136,14 +136,17 @@ class OpRun:
         # The hook's work lives in its step entry, so it is saved with the
         # op even when the hook fails, and rollback gets it back.
         entry = self.steps().setdefault(hook, {})
+        vnfd = self.target_vnfd if target else self.vnfd
+        package = self.target_files if target else self.files
+        # A target hook exists only when the op has a target package.
+        assert vnfd is not None and package is not None
         return mgmt_base.HookContext(
             hook=hook, operation=self.op['operation'],
             vnf_instance=instance_view.to_sol(instance or self.instance),
             vnf_lcm_op_occ=op_view.to_sol(self.op), request=self.request_view,
             vim_connection_info=self.all_vim_connection_info,
-            vnfd=self.target_vnfd if target else self.vnfd,
-            package=self.target_files if target else self.files,
-            definition=definition, deadline=self.deadline,
+            vnfd=vnfd, package=package, definition=definition,
+            deadline=self.deadline,
             previous=entry.get('result'),
             source_vnfd=self.vnfd if target else None,
             source_package=self.files if target else None,

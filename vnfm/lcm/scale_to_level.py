@@ -11,7 +11,8 @@ from typing import Any
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base as infra_base
 from vnfm.lcm import cancel
-from vnfm.lcm.operation import Outcome, with_hook_changes
+from vnfm.lcm.operation import Outcome
+from vnfm.lcm.operation import with_hook_changes
 from vnfm.lcm.run import OpRun
 from vnfm.lcm.scale import Scale
 from vnfm.objects import scale_level
@@ -70,6 +71,7 @@ class ScaleToLevel(Scale):
         for name, step in reversed(started):
             cancel.check(run.op['id'], f'before rolling back {name}')
             ctx = self._aspect_context(run, run.instance, step['request'])
+            assert run.infra is not None  # scale needs an infra driver
             run.infra.rollback_scale(ctx)
         undone = run.rollback_hooks(['scale_start', 'scale_end'])
         return with_hook_changes(run, Outcome(), undone)
@@ -80,6 +82,7 @@ def _scale_call(run: OpRun, name: str,
     """The infra scale of one aspect; a partial failure's work is kept in
     the step for rollback."""
     def call() -> dict:
+        assert run.infra is not None  # scale needs an infra driver
         try:
             return run.infra.scale(ctx).to_dict()
         except infra_base.PartialFailure as e:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from vnfm.drivers.infra import base as infra_base
-from vnfm.lcm.operation import Operation, Outcome
+from vnfm.lcm.operation import Operation
+from vnfm.lcm.operation import Outcome
 from vnfm.lcm.run import OpRun
-from vnfm.objects.states import InstantiationState, LcmOperation
+from vnfm.objects.states import InstantiationState
+from vnfm.objects.states import LcmOperation
 
 
 class Terminate(Operation):

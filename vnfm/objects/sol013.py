@@ -127,6 +127,7 @@ def _parse_value(text: str, pos: int) -> tuple[str, int]:
                 continue
             return ''.join(out), end + 1
     match = re.compile(r"[^,)']*").match(text, pos)
+    assert match is not None  # the pattern matches the empty string
     return match.group(0), match.end()
 
 
@@ -197,11 +198,11 @@ class Selector:
         self.mandatory = frozenset(mandatory)
         self.fields = [f.split('/') for f in fields or ()]
         self.only_fields = only_fields
-        exclude = [e.split('/') for e in exclude]
+        excluded = [e.split('/') for e in exclude]
         # Top-level exclusions are a set difference; nested ones a walk.
-        self._top = frozenset(e[0] for e in exclude if len(e) == 1
+        self._top = frozenset(e[0] for e in excluded if len(e) == 1
                               ) - self.mandatory
-        self._nested = [e for e in exclude if len(e) > 1]
+        self._nested = [e for e in excluded if len(e) > 1]
 
     def apply(self, item: dict) -> dict:
         """The selected attributes of ``item`` (a new dict, or ``item``
@@ -257,8 +258,9 @@ def _fields_list(name: str, value: str,
     items = [v for v in value.split(',') if v]
     if not items:
         raise exceptions.BadRequest(f'Invalid {name}: it names no attribute.')
-    unknown = sorted({i.split('/')[0] for i in items} - attributes
-                     if attributes is not None else ())
+    if attributes is None:
+        return items
+    unknown = sorted({i.split('/')[0] for i in items} - attributes)
     if unknown:
         raise exceptions.BadRequest(
             f"Invalid {name}: unknown attribute {', '.join(unknown)}; this "

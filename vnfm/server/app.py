@@ -74,7 +74,7 @@ class Application:
             resp = http.problem_response(exceptions.VnfmError(
                 'The server could not complete the request because of an '
                 'internal error; it has been logged.'))
-        resp.headers.update(extra_headers)
+        resp.headers.update(extra_headers.items())
         return resp(environ, start_response)
 
     def _handle(self, req: api_request.ApiRequest,

@@ -21,13 +21,15 @@ def _response(status: int, body: bytes, content_type: str | None,
               headers: dict[str, str] | None) -> webob.Response:
     # charset=None: clients compare Content-Type exactly (tackerclient does
     # ``'text/plain' == resp.headers['Content-Type']``).
-    resp = webob.Response(status=status, body=body, charset=None)
+    # (webob takes None; its stubs only allow a str.)
+    resp = webob.Response(status=status, body=body,
+                          charset=None)  # type: ignore[arg-type]
     if content_type is None:
         resp.headers.pop('Content-Type', None)  # absent on a 204
     else:
         resp.headers['Content-Type'] = content_type
     if headers:
-        resp.headers.update(headers)
+        resp.headers.update(headers.items())
     return resp
 
 

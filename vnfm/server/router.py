@@ -20,13 +20,13 @@ from vnfm.server.controllers import vims
 from vnfm.server.controllers import vnf_instances
 from vnfm.server.controllers import vnf_packages
 from vnfm.server.controllers.v1 import routes as v1_routes
-from vnfm.server.request import Action
-from vnfm.server.request import ApiRequest
 from vnfm.server.request import JSON_BODY
 from vnfm.server.request import VERSIONS
 from vnfm.server.request import VNFLCM_V2
 from vnfm.server.request import VNFPKGM_V1
 from vnfm.server.request import ZIP_BODY
+from vnfm.server.request import Action
+from vnfm.server.request import ApiRequest
 from vnfm.server.schemas import subscriptions as subsc_schema
 from vnfm.server.schemas import vnf_instances as inst_schema
 from vnfm.server.schemas import vnf_packages as pkg_schema
@@ -46,11 +46,14 @@ def _lcm(handler: Handler, rule: str, schema: dict | None = None,
                   consumes=consumes)
 
 
-def _pkg(handler: Handler, rule: str, schema: dict | None = None,
-         **kw: object) -> Action:
-    kw.setdefault('body', JSON_BODY if schema else 'none')
-    kw.setdefault('consumes', _JSON)
-    return Action(handler, p.PKG + rule, VNFPKGM_V1, schema=schema, **kw)
+def _pkg(handler: Handler, rule: str, schema: dict | None = None, *,
+         body: str | None = None, consumes: tuple[str, ...] = _JSON,
+         body_required: bool = Action.body_required,
+         produces: tuple[str, ...] | None = Action.produces) -> Action:
+    return Action(handler, p.PKG + rule, VNFPKGM_V1,
+                  body=body or (JSON_BODY if schema else 'none'),
+                  schema=schema, body_required=body_required,
+                  consumes=consumes, produces=produces)
 
 
 _INST = '/vnflcm/v2/vnf_instances/{id}'

@@ -34,9 +34,10 @@ def _path(parts: Any) -> str:
 def describe(error: js_exceptions.ValidationError) -> str:
     """One line: ``attribute/path: what is wrong``."""
     path = _path(error.absolute_path)
-    if error.validator == 'required' and isinstance(error.instance, dict):
-        missing = next((r for r in error.validator_value
-                        if r not in error.instance), '')
+    required = error.validator_value
+    if (error.validator == 'required' and isinstance(error.instance, dict)
+            and isinstance(required, list)):
+        missing = next((r for r in required if r not in error.instance), '')
         where = f'{path}/{missing}' if path else str(missing)
         return f'{where}: is a required property'
     message = error.message

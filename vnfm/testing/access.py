@@ -8,7 +8,8 @@ from kubernetes import client
 from kubernetes.client.rest import ApiException
 
 from vnfm.testing import procs
-from vnfm.testing.cluster import ClusterError, LocalCluster
+from vnfm.testing.cluster import ClusterError
+from vnfm.testing.cluster import LocalCluster
 
 
 def api_client(

@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.x509.oid import ExtendedKeyUsageOID
+from cryptography.x509.oid import NameOID
 
 _VALIDITY = datetime.timedelta(days=365)
 
@@ -96,6 +99,8 @@ def make_serving_cert(
     """Create a TLS server certificate signed by ``ca`` for DNS names/IPs."""
     ca_cert = x509.load_pem_x509_certificate(ca.cert_pem)
     ca_key = serialization.load_pem_private_key(ca.key_pem, password=None)
+    if not isinstance(ca_key, ec.EllipticCurvePrivateKey):
+        raise TypeError("make_ca's CA keys are EC keys")
     key = ec.generate_private_key(ec.SECP256R1())
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
     cert = (
@@ -110,11 +115,11 @@ def make_serving_cert(
         .add_extension(_san(names), critical=False)
         .add_extension(
             x509.AuthorityKeyIdentifier.from_issuer_public_key(
-                ca_cert.public_key()
-            ),  # type: ignore[arg-type]
+                ca_key.public_key()
+            ),
             critical=False,
         )
-        .sign(ca_key, hashes.SHA256())  # type: ignore[arg-type]
+        .sign(ca_key, hashes.SHA256())
     )
     return KeyPair(
         cert.public_bytes(serialization.Encoding.PEM), _key_pem(key)

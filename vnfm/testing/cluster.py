@@ -12,7 +12,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from vnfm.testing import certs, clusterfiles, daemons, k8sbuild, procs
+from vnfm.testing import certs
+from vnfm.testing import clusterfiles
+from vnfm.testing import daemons
+from vnfm.testing import k8sbuild
+from vnfm.testing import procs
 
 ADMIN_USER = "vnfm-admin"
 NOACCESS_USER = "vnfm-noaccess"

@@ -19,8 +19,7 @@ import contextlib
 import os
 import socket
 import uuid
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib import parse
 
@@ -75,7 +74,7 @@ def reachable(backend: str, timeout: float = 1.0) -> bool:
     url = parse.urlsplit(server_url(backend))
     try:
         with socket.create_connection(
-            (url.hostname, url.port), timeout=timeout
+            (url.hostname, url.port or 0), timeout=timeout
         ):
             return True
     except OSError:

@@ -24,7 +24,8 @@ from typing import Any
 import yaml
 
 from vnfm.testing import k8sbuild
-from vnfm.testing.cluster import ClusterError, LocalCluster
+from vnfm.testing.cluster import ClusterError
+from vnfm.testing.cluster import LocalCluster
 
 __all__ = ['ClusterError', 'DemoCluster', 'binaries_cached',
            'cnf_change_vnfpkg_request', 'cnf_instantiate_request',

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from vnfm.testing import k8sbuild, prereqs
+from vnfm.testing import k8sbuild
+from vnfm.testing import prereqs
 from vnfm.testing.cluster import LocalCluster
 
 #: Static users of every test cluster, with their groups (no RBAC bindings).

@@ -12,7 +12,9 @@ import time
 from typing import Any
 
 import urllib3
-from kubernetes import client, config, watch
+from kubernetes import client
+from kubernetes import config
+from kubernetes import watch
 from kubernetes.client.rest import ApiException
 
 from vnfm.testing import nodes as simnodes
@@ -107,7 +109,10 @@ class SimKubelet:
         """Create the Nodes, mark them Ready, drop the not-ready taint."""
         for name, index in self.nodes.items():
             try:
-                self.core.create_node(simnodes.node_body(name, index))
+                # The client takes a dict body; its types say V1Node only.
+                self.core.create_node(
+                    simnodes.node_body(name, index)  # type: ignore[arg-type]
+                )
             except ApiException as e:
                 if e.status != 409:
                     raise
@@ -124,7 +129,7 @@ class SimKubelet:
             node = self.core.read_node(name)
             taints = [
                 t
-                for t in node.spec.taints or []
+                for t in (node.spec.taints if node.spec else None) or []
                 if not t.key.startswith("node.kubernetes.io/not-ready")
             ]
             self.core.patch_node(

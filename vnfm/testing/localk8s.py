@@ -13,11 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from vnfm.testing import k8sbuild
-from vnfm.testing.cluster import (
-    DEFAULT_FAILING_IMAGES,
-    ClusterError,
-    LocalCluster,
-)
+from vnfm.testing.cluster import DEFAULT_FAILING_IMAGES
+from vnfm.testing.cluster import ClusterError
+from vnfm.testing.cluster import LocalCluster
 
 __all__ = ["LocalCluster", "main"]
 

@@ -11,6 +11,7 @@ import base64
 import concurrent.futures
 import contextlib
 import ctypes
+import functools
 import os
 import pwd
 import signal
@@ -68,7 +69,7 @@ class Proc:
     def alive(self) -> bool:
         """Whether this very process exists and is not a zombie."""
         fields = _stat(self.pid)
-        return bool(fields) and fields[_STATE] != "Z" and (
+        return fields is not None and fields[_STATE] != "Z" and (
             int(fields[_START]) == self.start)
 
 
@@ -424,6 +425,11 @@ def queue_info(transport_url: str, queue: str) -> tuple[int, int] | None:
         return int(ok.message_count), int(ok.consumer_count)
 
 
+def has_consumer(transport_url: str, queue: str) -> bool:
+    """Whether ``queue`` exists and something consumes it."""
+    return (queue_info(transport_url, queue) or (0, 0))[1] > 0
+
+
 def purge_queue(transport_url: str, queue: str) -> int:
     """Drop the messages waiting in ``queue`` (a lost cast); return how
     many, -1 if the queue is missing."""
@@ -630,9 +636,12 @@ class VnfmServices:
                                str(self.config_file(host))])
         for host in hosts:
             queue = f"{CONDUCTOR_TOPIC}.{host}"
-            self._wait(host, lambda q=queue: (queue_info(
-                self.transport_url, q) or (0, 0))[1] > 0, timeout)
+            self._wait(host, functools.partial(self._consumed, queue),
+                       timeout)
         return list(hosts)
+
+    def _consumed(self, queue: str) -> bool:
+        return (queue_info(self.transport_url, queue) or (0, 0))[1] > 0
 
     def conductors(self) -> list[str]:
         """Hosts of the conductors running now."""

@@ -5,6 +5,7 @@ the real client, and the CNF sample packages built into zips."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import shutil
 import subprocess  # nosec B404 - running kubectl
@@ -22,7 +23,9 @@ from vnfm.testing.client import TackerClient
 from vnfm.testing.cluster import LocalCluster
 from vnfm.testing.fixtures import local_k8s  # noqa: F401
 
-from ..conftest import Api, running, wait_for
+from ..conftest import Api
+from ..conftest import running
+from ..conftest import wait_for
 
 SAMPLES = Path(__file__).resolve().parents[3] / 'samples' / 'packages'
 V1_VNFD_ID = '7c2a4d1e-3b5f-4e8a-9c61-2f0d8e4b5a10'
@@ -277,8 +280,8 @@ def update_pkgs(cnf_client: TackerClient, cnf_api: Api,
         pkg_id = cnf_client.pkg_json('create')['ID']
         assert pkg_id in cnf_client.pkg('upload', pkg_id, '--path',
                                         str(zip_path))
-        out[name] = wait_for(lambda: _onboarded(cnf_api, pkg_id), 30,
-                             f'package {name} ONBOARDED')
+        onboarded = functools.partial(_onboarded, cnf_api, pkg_id)
+        out[name] = wait_for(onboarded, 30, f'package {name} ONBOARDED')
     return out
 
 

@@ -10,8 +10,13 @@ import pytest
 
 from vnfm.testing import certs
 
-from .conftest import (K8S_VIM_TYPE, V1_VNFD_ID, inline_vim,
-                       instantiate_body, latest_op, vim_yaml, write_json)
+from .conftest import K8S_VIM_TYPE
+from .conftest import V1_VNFD_ID
+from .conftest import inline_vim
+from .conftest import instantiate_body
+from .conftest import latest_op
+from .conftest import vim_yaml
+from .conftest import write_json
 
 pytestmark = pytest.mark.timeout(180)
 

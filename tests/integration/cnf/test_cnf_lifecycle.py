@@ -16,9 +16,17 @@ import pytest
 
 from vnfm.testing.client import ClientError
 
-from .conftest import (DEF_FILES, K8S_VIM_TYPE, V1_VNFD_ID, V2_VNFD_ID,
-                       CnfInstance, instantiate_body, pods_of, vim_yaml,
-                       vnfcs_of, wait_done, write_json)
+from .conftest import DEF_FILES
+from .conftest import K8S_VIM_TYPE
+from .conftest import V1_VNFD_ID
+from .conftest import V2_VNFD_ID
+from .conftest import CnfInstance
+from .conftest import instantiate_body
+from .conftest import pods_of
+from .conftest import vim_yaml
+from .conftest import vnfcs_of
+from .conftest import wait_done
+from .conftest import write_json
 
 pytestmark = pytest.mark.timeout(240)
 

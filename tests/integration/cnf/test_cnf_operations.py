@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import (V1_VNFD_ID, CnfInstance, inline_vim, instantiate_body,
-                       pods_of, vnfcs_of)
+from .conftest import V1_VNFD_ID
+from .conftest import CnfInstance
+from .conftest import inline_vim
+from .conftest import instantiate_body
+from .conftest import pods_of
+from .conftest import vnfcs_of
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from ..conftest import wait_for
-from .conftest import (V1_VNFD_ID, inline_vim, instantiate_body, pods_of,
-                       vnfcs_of)
+from .conftest import V1_VNFD_ID
+from .conftest import inline_vim
+from .conftest import instantiate_body
+from .conftest import pods_of
+from .conftest import vnfcs_of
 
 pytestmark = pytest.mark.timeout(120)
 

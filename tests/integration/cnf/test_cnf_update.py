@@ -25,10 +25,12 @@ from typing import Any
 
 import pytest
 
-
 from ..conftest import Api
-from .conftest import (K8S_VIM_TYPE, CnfInstance,
-                       pods_of, vnfcs_of, write_json)
+from .conftest import K8S_VIM_TYPE
+from .conftest import CnfInstance
+from .conftest import pods_of
+from .conftest import vnfcs_of
+from .conftest import write_json
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from ..conftest import wait_for
-from .test_cnf_update import CONFIG_PATHS, Cnf
+from .test_cnf_update import CONFIG_PATHS
+from .test_cnf_update import Cnf
 
 pytestmark = pytest.mark.timeout(240)
 PDB = 'keep-env-test'

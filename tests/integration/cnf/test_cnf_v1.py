@@ -11,7 +11,11 @@ import pytest
 
 from vnfm.testing.client import ClientError
 
-from .conftest import DEF_FILES, V1_VNFD_ID, vim_yaml, wait_done, write_json
+from .conftest import DEF_FILES
+from .conftest import V1_VNFD_ID
+from .conftest import vim_yaml
+from .conftest import wait_done
+from .conftest import write_json
 
 pytestmark = pytest.mark.timeout(240)
 

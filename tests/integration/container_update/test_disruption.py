@@ -15,8 +15,11 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.conf import CONF
 
 from ..conftest import wait_for
-from .conftest import Cnf, files_of
-from .manifests import pod, set_image, spec
+from .conftest import Cnf
+from .conftest import files_of
+from .manifests import pod
+from .manifests import set_image
+from .manifests import spec
 
 pytestmark = pytest.mark.timeout(120, func_only=True)
 SINGLETON = pod('singleton', spec())

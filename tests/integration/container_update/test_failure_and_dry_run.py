@@ -7,19 +7,19 @@ from collections.abc import Callable
 import pytest
 
 from vnfm.clients import kubernetes as k8s
-from vnfm.common import crypto, exceptions
+from vnfm.common import crypto
+from vnfm.common import exceptions
 from vnfm.conf import CONF
 
-from .conftest import Cnf, files_of
-from .manifests import (
-    configmap,
-    controller,
-    env_from,
-    pod,
-    secret,
-    set_image,
-    spec,
-)
+from .conftest import Cnf
+from .conftest import files_of
+from .manifests import configmap
+from .manifests import controller
+from .manifests import env_from
+from .manifests import pod
+from .manifests import secret
+from .manifests import set_image
+from .manifests import spec
 
 pytestmark = pytest.mark.timeout(180, func_only=True)
 USES_ALL = spec(envFrom=[env_from('ConfigMap', 'cm-a'),

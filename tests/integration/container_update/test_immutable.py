@@ -11,17 +11,16 @@ import pytest
 from vnfm.clients import kubernetes as k8s
 from vnfm.conf import CONF
 
-from .conftest import Cnf, files_of
-from .manifests import (
-    configmap,
-    controller,
-    env_from,
-    immutable,
-    pod,
-    secret,
-    set_image,
-    spec,
-)
+from .conftest import Cnf
+from .conftest import files_of
+from .manifests import configmap
+from .manifests import controller
+from .manifests import env_from
+from .manifests import immutable
+from .manifests import pod
+from .manifests import secret
+from .manifests import set_image
+from .manifests import spec
 
 pytestmark = pytest.mark.timeout(180, func_only=True)
 USES_CM = spec(envFrom=[env_from('ConfigMap', 'cm-a')])

@@ -6,8 +6,13 @@ from collections.abc import Callable
 
 import pytest
 
-from .conftest import Cnf, files_of
-from .manifests import configmap, env_from, pod, secret, spec
+from .conftest import Cnf
+from .conftest import files_of
+from .manifests import configmap
+from .manifests import env_from
+from .manifests import pod
+from .manifests import secret
+from .manifests import spec
 
 pytestmark = pytest.mark.timeout(180, func_only=True)
 

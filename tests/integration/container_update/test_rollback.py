@@ -21,9 +21,15 @@ import pytest
 from vnfm.clients import kubernetes as k8s
 from vnfm.clients.kubernetes import status
 
-from .conftest import Cnf, files_of
-from .manifests import configmap, controller, env_from, pod, secret
-from .manifests import set_image, spec
+from .conftest import Cnf
+from .conftest import files_of
+from .manifests import configmap
+from .manifests import controller
+from .manifests import env_from
+from .manifests import pod
+from .manifests import secret
+from .manifests import set_image
+from .manifests import spec
 from .test_failure_and_dry_run import _state_path  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.timeout(180, func_only=True)

@@ -8,8 +8,13 @@ import pytest
 
 from vnfm.drivers.mgmt.container_update import content
 
-from .conftest import Cnf, files_of
-from .manifests import configmap, controller, env_from, set_image, spec
+from .conftest import Cnf
+from .conftest import files_of
+from .manifests import configmap
+from .manifests import controller
+from .manifests import env_from
+from .manifests import set_image
+from .manifests import spec
 
 pytestmark = pytest.mark.timeout(180, func_only=True)
 USES_A = spec(envFrom=[env_from('ConfigMap', 'cm-a')])

@@ -8,7 +8,9 @@ import pytest
 
 from vnfm.testing.cluster import LocalCluster
 
-from .helpers import Kubectl, eventually, is_ready
+from .helpers import Kubectl
+from .helpers import eventually
+from .helpers import is_ready
 
 pytestmark = pytest.mark.timeout(120, func_only=True)
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from kubernetes import client
 
-from .helpers import Kubectl, eventually
+from .helpers import Kubectl
+from .helpers import eventually
 
 pytestmark = pytest.mark.timeout(60, func_only=True)
 

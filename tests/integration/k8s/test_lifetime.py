@@ -21,7 +21,10 @@ from pathlib import Path
 import pytest
 
 from vnfm.testing import cluster as cluster_mod
-from vnfm.testing import daemons, k8sbuild, prereqs, procs
+from vnfm.testing import daemons
+from vnfm.testing import k8sbuild
+from vnfm.testing import prereqs
+from vnfm.testing import procs
 
 
 @pytest.fixture(scope="module")

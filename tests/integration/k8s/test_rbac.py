@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from kubernetes import client
 
-from vnfm.testing.access import api_client, service_account_token
-from vnfm.testing.cluster import NOACCESS_USER, LocalCluster
+from vnfm.testing.access import api_client
+from vnfm.testing.access import service_account_token
+from vnfm.testing.cluster import NOACCESS_USER
+from vnfm.testing.cluster import LocalCluster
 
 from .helpers import Kubectl
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from kubernetes import client, watch
+from kubernetes import client
+from kubernetes import watch
 
-from .helpers import Kubectl, eventually, is_ready
+from .helpers import Kubectl
+from .helpers import eventually
+from .helpers import is_ready
 
 pytestmark = pytest.mark.timeout(90, func_only=True)
 

@@ -11,7 +11,9 @@ from vnfm.drivers.infra import base
 from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 from vnfm.testing.cluster import NOACCESS_USER
 
-from .conftest import labelled, package, vim_info
+from .conftest import labelled
+from .conftest import package
+from .conftest import vim_info
 
 DRIVER = KubernetesInfraDriver()
 

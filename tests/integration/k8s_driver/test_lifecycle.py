@@ -8,7 +8,10 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.drivers.infra.kubernetes import sync
 from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 
-from .conftest import VIM_ID, labelled, live_pods, package
+from .conftest import VIM_ID
+from .conftest import labelled
+from .conftest import live_pods
+from .conftest import package
 
 DRIVER = KubernetesInfraDriver()
 

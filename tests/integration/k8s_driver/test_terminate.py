@@ -20,7 +20,8 @@ from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 from vnfm.testing.kubelet import STOP_SECONDS
 from vnfm.testing.procs import wait_for
 
-from .conftest import labelled, package
+from .conftest import labelled
+from .conftest import package
 
 DRIVER = KubernetesInfraDriver()
 DEPLOYMENT = 'Files/kubernetes/deployment.yaml'

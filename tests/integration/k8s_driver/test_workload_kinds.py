@@ -20,7 +20,9 @@ from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.testing.procs import wait_for
 
-from .conftest import VIM_ID, labelled, package
+from .conftest import VIM_ID
+from .conftest import labelled
+from .conftest import package
 
 DRIVER = KubernetesInfraDriver()
 STATEFULSET = """\

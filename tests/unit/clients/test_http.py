@@ -5,8 +5,11 @@ import pytest
 
 from vnfm.clients import http
 from vnfm.clients import outbound
+
 from .connects import hosts
-from .policies import DEFAULT, LOOPBACK, resolving_to
+from .policies import DEFAULT
+from .policies import LOOPBACK
+from .policies import resolving_to
 
 
 def _get(url: str, policy: outbound.Policy = LOOPBACK, **kw) -> bytes:

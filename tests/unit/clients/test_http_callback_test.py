@@ -12,10 +12,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.unit.conductor.receiver import Receiver, TlsFiles, make_tls
+from tests.unit.conductor.receiver import Receiver
+from tests.unit.conductor.receiver import TlsFiles
+from tests.unit.conductor.receiver import make_tls
 from vnfm.clients import http
 from vnfm.testing import procs
-from .policies import DEFAULT, LOOPBACK, resolving_to
+
+from .policies import DEFAULT
+from .policies import LOOPBACK
+from .policies import resolving_to
 
 BASIC = {'authType': ['BASIC'], 'paramsBasic': {'userName': 'u',
                                                 'password': 'pw'}}

@@ -5,7 +5,9 @@ import pytest
 
 from tests.unit.conductor.receiver import Receiver
 from vnfm.clients import http
-from .policies import DEFAULT, LOOPBACK
+
+from .policies import DEFAULT
+from .policies import LOOPBACK
 
 
 def _post(url: str, **kw) -> None:

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from vnfm.clients.kubernetes import client, errors
+from vnfm.clients.kubernetes import client
+from vnfm.clients.kubernetes import errors
 from vnfm.conf import CONF
 
 

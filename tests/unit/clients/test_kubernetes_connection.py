@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from vnfm.clients.kubernetes import connection, errors
+from vnfm.clients.kubernetes import connection
+from vnfm.clients.kubernetes import errors
 
 
 def _vim(iface=None, access=None):

@@ -3,7 +3,8 @@
 import pytest
 
 from vnfm.clients import kubernetes as k8s
-from vnfm.clients.kubernetes import manifests, workloads
+from vnfm.clients.kubernetes import manifests
+from vnfm.clients.kubernetes import workloads
 
 
 def _obj(kind, name='x', **extra):

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from vnfm.clients.kubernetes import errors, workloads
+from vnfm.clients.kubernetes import errors
+from vnfm.clients.kubernetes import workloads
 from vnfm.clients.kubernetes.watcher import key
 
 Obj = dict[str, Any]

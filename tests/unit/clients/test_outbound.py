@@ -16,8 +16,10 @@ from vnfm.clients import outbound
 from vnfm.common import exceptions
 from vnfm.conf import outbound as outbound_opts
 from vnfm.testing.procs import free_port
+
 from .connects import hosts
-from .policies import DEFAULT, resolving_to
+from .policies import DEFAULT
+from .policies import resolving_to
 
 
 @pytest.mark.parametrize('address', [

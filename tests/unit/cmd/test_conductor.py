@@ -9,7 +9,6 @@ import time
 import pytest
 from cryptography import fernet
 
-
 KEY = fernet.Fernet.generate_key().decode()
 
 

@@ -5,7 +5,9 @@ import zipfile
 
 import yaml
 
-from vnfm.cmd import demo, demo_cnf, demo_runner
+from vnfm.cmd import demo
+from vnfm.cmd import demo_cnf
+from vnfm.cmd import demo_runner
 from vnfm.csar import read_csar
 from vnfm.testing import demo_k8s
 

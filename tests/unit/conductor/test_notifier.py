@@ -16,14 +16,20 @@ from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conductor import notifier as notifier_module
-from vnfm.conductor.notifier import Notifier, backoff
+from vnfm.conductor.notifier import Notifier
+from vnfm.conductor.notifier import backoff
 from vnfm.db import api as db
 from vnfm.db import outbox
 from vnfm.db import registry
 from vnfm.objects import notifications
-from ..lcm.fixtures import (instantiate_params, make_lcm, new_instance,
-                            new_op, onboarded_package)
-from .receiver import Receiver, make_tls
+
+from ..lcm.fixtures import instantiate_params
+from ..lcm.fixtures import make_lcm
+from ..lcm.fixtures import new_instance
+from ..lcm.fixtures import new_op
+from ..lcm.fixtures import onboarded_package
+from .receiver import Receiver
+from .receiver import make_tls
 
 T0 = datetime.datetime(2030, 1, 1, 12, 0, 0)
 PASSWORD = 'pa55-never-logged'

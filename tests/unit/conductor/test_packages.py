@@ -10,7 +10,9 @@ from vnfm.clients import outbound
 from vnfm.common import crypto
 from vnfm.conductor import packages
 from vnfm.db import api as db
-from ..lcm.fixtures import onboarded_package, sample_csar
+
+from ..lcm.fixtures import onboarded_package
+from ..lcm.fixtures import sample_csar
 
 
 def uploaded(data: bytes, state: str = 'PROCESSING', **values) -> dict:

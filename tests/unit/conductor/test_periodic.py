@@ -11,8 +11,13 @@ from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.lcm.driver import LcmDriver
-from ..lcm.fixtures import (instantiate_params, make_lcm, new_instance,
-                            new_op, onboarded_package, sample_csar)
+
+from ..lcm.fixtures import instantiate_params
+from ..lcm.fixtures import make_lcm
+from ..lcm.fixtures import new_instance
+from ..lcm.fixtures import new_op
+from ..lcm.fixtures import onboarded_package
+from ..lcm.fixtures import sample_csar
 
 T0 = datetime.datetime(2030, 1, 1, 12, 0, 0)
 

@@ -10,7 +10,8 @@ import pytest
 import webob
 
 from vnfm.common import context
-from vnfm.conductor import manager, rpcapi
+from vnfm.conductor import manager
+from vnfm.conductor import rpcapi
 from vnfm.conductor.service import ConductorService
 from vnfm.conf import CONF
 from vnfm.db import api as db
@@ -19,9 +20,13 @@ from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.server import app as api_app
+
+from ..lcm.fixtures import instantiate_params
+from ..lcm.fixtures import new_instance
+from ..lcm.fixtures import new_op
+from ..lcm.fixtures import onboarded_package
+from ..lcm.fixtures import sample_csar
 from .receiver import Receiver
-from ..lcm.fixtures import (instantiate_params, new_instance, new_op,
-                            onboarded_package, sample_csar)
 
 
 def test_client_and_manager_versions_are_equal():

@@ -19,8 +19,11 @@ from vnfm.drivers.infra.noop.driver import NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
-from ..lcm.fixtures import (instantiate_params, new_instance, new_op,
-                            onboarded_package)
+
+from ..lcm.fixtures import instantiate_params
+from ..lcm.fixtures import new_instance
+from ..lcm.fixtures import new_op
+from ..lcm.fixtures import onboarded_package
 
 
 def wait_for(predicate, timeout=10.0):

@@ -12,8 +12,13 @@ from vnfm.conductor import sync
 from vnfm.db import api as db
 from vnfm.drivers.infra.noop.driver import NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
-from ..lcm.fixtures import (instantiated, instantiate_params, new_instance,
-                            new_op, onboarded_package, user_retries)
+
+from ..lcm.fixtures import instantiate_params
+from ..lcm.fixtures import instantiated
+from ..lcm.fixtures import new_instance
+from ..lcm.fixtures import new_op
+from ..lcm.fixtures import onboarded_package
+from ..lcm.fixtures import user_retries
 
 
 class ReplacingDriver(NoopInfraDriver):

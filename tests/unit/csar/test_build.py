@@ -7,7 +7,8 @@ import shutil
 import zipfile
 
 from vnfm.csar import read_csar
-from vnfm.csar.build import build_csar, main
+from vnfm.csar.build import build_csar
+from vnfm.csar.build import main
 
 from .utils import SAMPLES
 

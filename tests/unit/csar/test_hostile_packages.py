@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.csar import CsarLimits, InvalidPackage, read_csar
+from vnfm.csar import CsarLimits
+from vnfm.csar import InvalidPackage
+from vnfm.csar import read_csar
 from vnfm.csar.zipreader import read_zip
 from vnfm.drivers.package_files import PackageFiles
 

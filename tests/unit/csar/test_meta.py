@@ -4,10 +4,13 @@ import hashlib
 
 import pytest
 
-from vnfm.csar import InvalidPackage, read_csar
+from vnfm.csar import InvalidPackage
+from vnfm.csar import read_csar
 from vnfm.csar.meta import TOSCA_META
 
-from .utils import make_zip, replace, sample_files
+from .utils import make_zip
+from .utils import replace
+from .utils import sample_files
 
 META = TOSCA_META
 

@@ -6,10 +6,13 @@ import sys
 
 import pytest
 
-from vnfm.csar import CsarLimits, read_csar
+from vnfm.csar import CsarLimits
+from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
 
-from .utils import NOOP_V2_VNFD_ID, NOOP_VNFD_ID, SAMPLES
+from .utils import NOOP_V2_VNFD_ID
+from .utils import NOOP_VNFD_ID
+from .utils import SAMPLES
 
 HOOKS = ["instantiate_start", "instantiate_end", "terminate_start",
          "terminate_end", "modify_information_start", "modify_information_end"]

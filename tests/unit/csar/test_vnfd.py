@@ -9,9 +9,12 @@ import pathlib
 
 import pytest
 
-from vnfm.csar import InvalidPackage, Vnfd, read_csar
+from vnfm.csar import InvalidPackage
+from vnfm.csar import Vnfd
+from vnfm.csar import read_csar
 
-from .utils import make_zip, replace
+from .utils import make_zip
+from .utils import replace
 
 SOL001 = (pathlib.Path(__file__).resolve().parents[3]
           / "vnfm" / "csar" / "sol001")
@@ -243,6 +246,13 @@ def test_scaling_deltas_for_undeclared_aspect(sample):
     files = replace(sample, DF, "aspect: vdu1_aspect", "aspect: vdu2_aspect")
     with pytest.raises(InvalidPackage,
                        match="aspect 'vdu2_aspect' is not declared"):
+        read_csar(make_zip(files))
+
+
+def test_scaling_deltas_aspect_not_a_name(sample):
+    # A list is no aspect name (nor hashable): refused like an unknown one.
+    files = replace(sample, DF, "aspect: vdu1_aspect", "aspect: [vdu1_aspect]")
+    with pytest.raises(InvalidPackage, match="is not declared"):
         read_csar(make_zip(files))
 
 

@@ -7,7 +7,8 @@ import zipfile
 
 import pytest
 
-from vnfm.csar import CsarLimits, InvalidPackage
+from vnfm.csar import CsarLimits
+from vnfm.csar import InvalidPackage
 from vnfm.csar.zipreader import read_zip
 
 from .utils import make_zip

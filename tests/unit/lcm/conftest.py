@@ -1,1 +1,3 @@
-from .fixtures import conf, db_url, hook_record  # noqa: F401
+from .fixtures import conf  # noqa: F401
+from .fixtures import db_url  # noqa: F401
+from .fixtures import hook_record  # noqa: F401

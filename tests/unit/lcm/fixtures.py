@@ -18,7 +18,8 @@ from vnfm.csar.build import build_csar
 from vnfm.db import api as db
 from vnfm.db import models
 from vnfm.db import session
-from vnfm.drivers.infra.noop.driver import VIM_TYPE, NoopInfraDriver
+from vnfm.drivers.infra.noop.driver import VIM_TYPE
+from vnfm.drivers.infra.noop.driver import NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver

@@ -11,8 +11,11 @@ from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.lcm import cancel
 from vnfm.lcm.driver import LcmDriver
 
-from .fixtures import (instantiated, onboarded_package, run_op, user_retries,
-                       user_rolls_back)
+from .fixtures import instantiated
+from .fixtures import onboarded_package
+from .fixtures import run_op
+from .fixtures import user_retries
+from .fixtures import user_rolls_back
 
 SCALE_OUT = {'type': 'SCALE_OUT', 'aspectId': 'vdu1_aspect'}
 

@@ -8,10 +8,19 @@ from vnfm.common import crypto
 from vnfm.csar.build import build_csar
 from vnfm.db import api as db
 from vnfm.objects import op_occ as op_view
-from .fixtures import (NOOP_VIM, SAMPLES, instantiate_params, make_flaky_lcm,
-                       make_lcm, onboarded_csar,
-                       new_instance, new_op, onboarded_package,
-                       recorded_hooks, user_retries, user_rolls_back)
+
+from .fixtures import NOOP_VIM
+from .fixtures import SAMPLES
+from .fixtures import instantiate_params
+from .fixtures import make_flaky_lcm
+from .fixtures import make_lcm
+from .fixtures import new_instance
+from .fixtures import new_op
+from .fixtures import onboarded_csar
+from .fixtures import onboarded_package
+from .fixtures import recorded_hooks
+from .fixtures import user_retries
+from .fixtures import user_rolls_back
 
 
 def test_instantiate_completes_with_hooks_and_vnf_info(db_url, hook_record):

@@ -9,9 +9,15 @@ from vnfm.drivers.mgmt import base as mgmt_base
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.lcm.driver import LcmDriver
-from .fixtures import (instantiated, make_flaky_lcm, make_lcm, new_instance,
-                       onboarded_package, recorded_hooks, run_op,
-                       user_rolls_back)
+
+from .fixtures import instantiated
+from .fixtures import make_flaky_lcm
+from .fixtures import make_lcm
+from .fixtures import new_instance
+from .fixtures import onboarded_package
+from .fixtures import recorded_hooks
+from .fixtures import run_op
+from .fixtures import user_rolls_back
 
 
 def test_modify_merges_metadata_and_replaces_name(db_url, hook_record):

@@ -11,8 +11,13 @@ from vnfm.conductor import packages
 from vnfm.csar.build import build_csar
 from vnfm.db import api as db
 
-from .fixtures import (SAMPLES, instantiated, make_flaky_lcm, make_lcm,
-                       recorded_hooks, run_op, user_retries)
+from .fixtures import SAMPLES
+from .fixtures import instantiated
+from .fixtures import make_flaky_lcm
+from .fixtures import make_lcm
+from .fixtures import recorded_hooks
+from .fixtures import run_op
+from .fixtures import user_retries
 
 _HOOKS = ''.join(f'          {h}:\n            implementation: record-hook\n'
                  for h in ('scale_start', 'scale_end', 'operate_start',

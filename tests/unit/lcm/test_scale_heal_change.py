@@ -1,8 +1,13 @@
 """Scale, heal and change of the current package on the noop VIM."""
 
 from vnfm.db import api as db
-from .fixtures import (instantiated, make_flaky_lcm, make_lcm,
-                       onboarded_package, run_op, user_rolls_back)
+
+from .fixtures import instantiated
+from .fixtures import make_flaky_lcm
+from .fixtures import make_lcm
+from .fixtures import onboarded_package
+from .fixtures import run_op
+from .fixtures import user_rolls_back
 
 
 def test_scale_out_and_in_change_vnfc_count_and_level(db_url, hook_record):

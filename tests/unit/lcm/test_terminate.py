@@ -1,9 +1,14 @@
 """Terminate: NOT_INSTANTIATED again; no rollback defined by SOL."""
 
 from vnfm.db import api as db
-from .fixtures import (instantiated, make_flaky_lcm, make_lcm,
-                       onboarded_package, recorded_hooks, run_op,
-                       user_rolls_back)
+
+from .fixtures import instantiated
+from .fixtures import make_flaky_lcm
+from .fixtures import make_lcm
+from .fixtures import onboarded_package
+from .fixtures import recorded_hooks
+from .fixtures import run_op
+from .fixtures import user_rolls_back
 
 
 def test_terminate_clears_instantiated_info(db_url, hook_record):

@@ -10,16 +10,22 @@ import pathlib
 import jsonschema
 import pytest
 import yaml
-from referencing import Registry, Resource
+from referencing import Registry
+from referencing import Resource
 from referencing.jsonschema import DRAFT7
 
 from vnfm.db import api as db
 from vnfm.db import outbox
 from vnfm.db import registry
 from vnfm.objects import notifications as n
-from ..lcm.fixtures import (instantiate_params, make_flaky_lcm, make_lcm,
-                            new_instance, new_op, onboarded_package,
-                            user_rolls_back)
+
+from ..lcm.fixtures import instantiate_params
+from ..lcm.fixtures import make_flaky_lcm
+from ..lcm.fixtures import make_lcm
+from ..lcm.fixtures import new_instance
+from ..lcm.fixtures import new_op
+from ..lcm.fixtures import onboarded_package
+from ..lcm.fixtures import user_rolls_back
 
 SOL003 = pathlib.Path('/work/shared/etsi-openapi/etsi-forge-harvest-v3.7.1/'
                       'nfv-sol002-sol003/SOL003')

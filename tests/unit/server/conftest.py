@@ -17,7 +17,8 @@ import pytest
 import webob
 
 from tests.unit.clients.connects import connects  # noqa: F401
-from tests.unit.conductor.receiver import Receiver, receiver  # noqa: F401
+from tests.unit.conductor.receiver import Receiver  # noqa: F401
+from tests.unit.conductor.receiver import receiver  # noqa: F401
 from tests.unit.lcm.fixtures import conf  # noqa: F401 (a fixture)
 from vnfm.common import timeutils
 from vnfm.conductor import notifier

@@ -6,7 +6,9 @@ import itertools
 
 import pytest
 
-from tests.unit.server.conftest import make_instance, make_op, make_package
+from tests.unit.server.conftest import make_instance
+from tests.unit.server.conftest import make_op
+from tests.unit.server.conftest import make_package
 from vnfm.server import router
 
 BODIES = [

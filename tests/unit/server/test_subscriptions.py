@@ -11,8 +11,10 @@ from collections.abc import Iterator
 import oslo_messaging
 import pytest
 
-from tests.unit.conductor.receiver import Receiver, make_tls
-from tests.unit.server.conftest import json_of, make_package
+from tests.unit.conductor.receiver import Receiver
+from tests.unit.conductor.receiver import make_tls
+from tests.unit.server.conftest import json_of
+from tests.unit.server.conftest import make_package
 from vnfm.clients import http
 from vnfm.clients import outbound
 from vnfm.conductor.notifier import Notifier

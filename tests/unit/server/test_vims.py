@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from tests.unit.server.conftest import json_of, make_instance, make_package
+from tests.unit.server.conftest import json_of
+from tests.unit.server.conftest import make_instance
+from tests.unit.server.conftest import make_package
 from vnfm.conf import CONF
 from vnfm.db import registry
 from vnfm.objects import vim as vim_obj

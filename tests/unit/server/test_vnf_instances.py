@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.server.conftest import (
-    json_of, make_instance, make_op, make_package)
+from tests.unit.server.conftest import json_of
+from tests.unit.server.conftest import make_instance
+from tests.unit.server.conftest import make_op
+from tests.unit.server.conftest import make_package
 from vnfm.db import api as db
 
 V1 = {'Version': '1.3.0'}

@@ -7,8 +7,10 @@ import zipfile
 
 import pytest
 
-from tests.unit.server.conftest import (
-    csar_bytes, json_of, make_instance, make_package)
+from tests.unit.server.conftest import csar_bytes
+from tests.unit.server.conftest import json_of
+from tests.unit.server.conftest import make_instance
+from tests.unit.server.conftest import make_package
 from vnfm.common import crypto
 from vnfm.conf import CONF
 from vnfm.db import api as db

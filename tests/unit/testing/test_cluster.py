@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from vnfm.testing import cluster as cluster_mod
-from vnfm.testing import k8sbuild, procs
+from vnfm.testing import k8sbuild
+from vnfm.testing import procs
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vnfm.testing import clusterfiles, daemons
+from vnfm.testing import clusterfiles
+from vnfm.testing import daemons
 from vnfm.testing.k8sbuild import K8sBinaries
 
 BINS = K8sBinaries(Path("/b"), Path("/b/kubectl"), Path("/usr/bin/etcd"))

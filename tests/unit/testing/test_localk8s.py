@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 from vnfm.testing import cluster as cluster_mod
-from vnfm.testing import k8sbuild, localk8s
+from vnfm.testing import k8sbuild
+from vnfm.testing import localk8s
 
 
 def test_default_state_dir_by_name() -> None:
@@ -56,9 +57,9 @@ def test_failing_image_default_pattern() -> None:
 
 def test_signals_during_up_raise_and_are_restored() -> None:
     before = signal.getsignal(signal.SIGTERM)
-    with pytest.raises(localk8s.Interrupted, match="SIGTERM"):
-        with localk8s._signals_raise():
-            signal.raise_signal(signal.SIGTERM)
+    with pytest.raises(localk8s.Interrupted, match="SIGTERM"), \
+            localk8s._signals_raise():
+        signal.raise_signal(signal.SIGTERM)
     assert signal.getsignal(signal.SIGTERM) == before
 
 

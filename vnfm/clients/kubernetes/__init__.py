@@ -7,37 +7,32 @@ rollouts and Pods and finds Pods by owner references; ``status`` holds the
 pure readiness rules.
 """
 
-from vnfm.clients.kubernetes.client import KubeClient, ref
+from vnfm.clients.kubernetes.client import KubeClient
+from vnfm.clients.kubernetes.client import ref
 from vnfm.clients.kubernetes.connection import VIM_TYPE
-from vnfm.clients.kubernetes.errors import (
-    BadVimConnection,
-    EvictionBlocked,
-    KubernetesConflict,
-    KubernetesError,
-    KubernetesForbidden,
-    KubernetesNotFound,
-    KubernetesUnreachable,
-    WorkloadFailed,
-)
-from vnfm.clients.kubernetes.manifests import (
-    INSTANCE_LABEL,
-    VDU_LABEL,
-    WORKLOAD_KINDS,
-    apply,
-    apply_order,
-    delete_order,
-    labelled,
-    owned_by,
-)
-from vnfm.clients.kubernetes.workloads import (
-    ForcedRollback,
-    ReadyCheck,
-    delete_and_wait,
-    list_pods,
-    pods_of,
-    wait_gone,
-    wait_ready,
-)
+from vnfm.clients.kubernetes.errors import BadVimConnection
+from vnfm.clients.kubernetes.errors import EvictionBlocked
+from vnfm.clients.kubernetes.errors import KubernetesConflict
+from vnfm.clients.kubernetes.errors import KubernetesError
+from vnfm.clients.kubernetes.errors import KubernetesForbidden
+from vnfm.clients.kubernetes.errors import KubernetesNotFound
+from vnfm.clients.kubernetes.errors import KubernetesUnreachable
+from vnfm.clients.kubernetes.errors import WorkloadFailed
+from vnfm.clients.kubernetes.manifests import INSTANCE_LABEL
+from vnfm.clients.kubernetes.manifests import VDU_LABEL
+from vnfm.clients.kubernetes.manifests import WORKLOAD_KINDS
+from vnfm.clients.kubernetes.manifests import apply
+from vnfm.clients.kubernetes.manifests import apply_order
+from vnfm.clients.kubernetes.manifests import delete_order
+from vnfm.clients.kubernetes.manifests import labelled
+from vnfm.clients.kubernetes.manifests import owned_by
+from vnfm.clients.kubernetes.workloads import ForcedRollback
+from vnfm.clients.kubernetes.workloads import ReadyCheck
+from vnfm.clients.kubernetes.workloads import delete_and_wait
+from vnfm.clients.kubernetes.workloads import list_pods
+from vnfm.clients.kubernetes.workloads import pods_of
+from vnfm.clients.kubernetes.workloads import wait_gone
+from vnfm.clients.kubernetes.workloads import wait_ready
 
 __all__ = [
     'INSTANCE_LABEL',

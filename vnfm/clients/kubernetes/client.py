@@ -21,7 +21,8 @@ from kubernetes.dynamic import exceptions as dyn_exc
 from kubernetes.dynamic.resource import Resource
 
 from vnfm.clients.kubernetes import errors
-from vnfm.clients.kubernetes.connection import Connection, discovery_cache_file
+from vnfm.clients.kubernetes.connection import Connection
+from vnfm.clients.kubernetes.connection import discovery_cache_file
 from vnfm.conf import CONF
 
 LOG = logging.getLogger(__name__)

@@ -18,6 +18,7 @@ the HTTP requests made (discovery included), for benchmarks.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -166,8 +167,6 @@ class Connection:
         """Close the connection pool and remove private key files."""
         self.api_client.close()
         for path in self._files:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
-            except FileNotFoundError:
-                pass
         self._files.clear()

@@ -14,7 +14,8 @@ import copy
 from typing import Any
 
 from vnfm.clients.kubernetes import errors
-from vnfm.clients.kubernetes.client import KubeClient, ref
+from vnfm.clients.kubernetes.client import KubeClient
+from vnfm.clients.kubernetes.client import ref
 
 INSTANCE_LABEL = 'vnfm.io/vnf-instance-id'
 VDU_LABEL = 'vnfm.io/vdu-id'

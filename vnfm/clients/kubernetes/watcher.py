@@ -8,6 +8,7 @@ the change (no polling interval). ``stop()`` shuts the streams down.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import threading
@@ -18,7 +19,8 @@ from typing import Any
 import urllib3
 
 from vnfm.clients.kubernetes import errors
-from vnfm.clients.kubernetes.client import KubeClient, events
+from vnfm.clients.kubernetes.client import KubeClient
+from vnfm.clients.kubernetes.client import events
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 
@@ -85,10 +87,8 @@ class Informer:
             self._stop.set()
             streams = list(self._streams)
         for resp in streams:
-            try:
+            with contextlib.suppress(OSError, AttributeError):
                 resp.shutdown()
-            except (OSError, AttributeError):
-                pass
         for thread in self._threads:
             thread.join(timeout=2)
 

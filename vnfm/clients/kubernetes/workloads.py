@@ -20,9 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from vnfm.clients.kubernetes import errors, status
-from vnfm.clients.kubernetes.client import KubeClient, ref
-from vnfm.clients.kubernetes.watcher import Informer, WatchSpec, key
+from vnfm.clients.kubernetes import errors
+from vnfm.clients.kubernetes import status
+from vnfm.clients.kubernetes.client import KubeClient
+from vnfm.clients.kubernetes.client import ref
+from vnfm.clients.kubernetes.watcher import Informer
+from vnfm.clients.kubernetes.watcher import WatchSpec
+from vnfm.clients.kubernetes.watcher import key
 
 Obj = dict[str, Any]
 REVISION_LABEL = 'controller-revision-hash'
@@ -112,9 +116,9 @@ def outdated(workload: Obj, pod: Obj, objects: Iterable[Obj]) -> bool:
     if kind == 'Pod':
         return False
     labels = (pod.get('metadata') or {}).get('labels') or {}
-    if kind == 'StatefulSet' and st.get('updateRevision'):
-        if _observed(workload) and REVISION_LABEL in labels:
-            return labels[REVISION_LABEL] != st['updateRevision']
+    if (kind == 'StatefulSet' and st.get('updateRevision')
+            and _observed(workload) and REVISION_LABEL in labels):
+        return labels[REVISION_LABEL] != st['updateRevision']
     if kind == 'Deployment':
         want = _annotations(workload).get(DEPLOYMENT_REVISION)
         owners = _owners(pod, objects)

@@ -23,7 +23,7 @@ def run_migrations_online() -> None:
     config = context.config
     engine = config.attributes.get('engine')
     own = engine is None
-    if own:
+    if engine is None:
         engine = session.create_engine(config.attributes.get('url'))
     try:
         with engine.connect() as connection:

@@ -20,7 +20,9 @@ class NoInfraDriver(exceptions.BadRequest):
 def _load(name: str) -> InfraDriver:
     """Driver ``name``, whose class must declare what it publishes in
     vnfm.infra_capabilities (what the API advertises and accepts)."""
-    driver = loader.load_driver(NAMESPACE, name, InfraDriver)
+    # mypy takes type[T] for "concrete class only" (python/mypy#4717).
+    driver = loader.load_driver(
+        NAMESPACE, name, InfraDriver)  # type: ignore[type-abstract]
     try:
         published = infra.declared(name)
     except infra.UnknownDriver as e:

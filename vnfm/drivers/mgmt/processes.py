@@ -3,6 +3,7 @@ cancel (SOL003 5.4.17) can kill the one running now."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess  # nosec B404 - only to type the processes kept here
@@ -27,7 +28,7 @@ def finished(op_id: str | None, proc: subprocess.Popen) -> None:
         if procs is not None:
             procs.discard(proc)
             if not procs:
-                del _running[op_id]
+                del _running[op_id or '']
 
 
 def kill(op_id: str) -> int:
@@ -36,8 +37,6 @@ def kill(op_id: str) -> int:
     with _lock:
         procs = list(_running.get(op_id, ()))
     for proc in procs:
-        try:
+        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass  # it ended meanwhile
     return len(procs)

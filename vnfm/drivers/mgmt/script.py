@@ -21,7 +21,9 @@ directory), LANG and, when the conductor has it, VNFM_HOOK_RECORD.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import logging
 import os
@@ -148,7 +150,8 @@ class _Capture(threading.Thread):
     """Reads a pipe to its end keeping at most ``limit`` bytes: the head
     (stdout: more is an error) or the tail (stderr: the latest lines)."""
 
-    def __init__(self, pipe: IO[bytes], limit: int, keep_tail: bool) -> None:
+    def __init__(self, pipe: io.BufferedReader, limit: int,
+                 keep_tail: bool) -> None:
         super().__init__(daemon=True)
         self.pipe, self.limit, self.keep_tail = pipe, limit, keep_tail
         self.data = bytearray()
@@ -211,6 +214,9 @@ def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
 def _wait(where: str, proc: subprocess.Popen, doc: bytes, timeout: float,
           secrets: set[str]) -> tuple[int, bytes, Stderr]:
     limit = CONF.mgmt_driver.max_output_bytes
+    # PIPE with the default buffering: buffered binary readers.
+    assert isinstance(proc.stdout, io.BufferedReader)
+    assert isinstance(proc.stderr, io.BufferedReader)
     out = _Capture(proc.stdout, limit, keep_tail=False)
     err = _Capture(proc.stderr, limit, keep_tail=True)
     feeder = threading.Thread(target=_feed, args=(proc.stdin, doc),
@@ -238,8 +244,6 @@ def _wait(where: str, proc: subprocess.Popen, doc: bytes, timeout: float,
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait()

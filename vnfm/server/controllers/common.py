@@ -90,7 +90,9 @@ def _plain_list(req: ApiRequest, rows: Iterable[dict],
     page, more = sol013.take(rows, page_size, CONF.api.max_list_items)
     parts = _cache.fragments(page, req.base_url, to_sol)
     body = b'[' + b','.join(parts) + b']'
-    resp = webob.Response(status=200, body=body, charset=None)
+    # No charset (webob takes None; its stubs only allow a str).
+    resp = webob.Response(status=200, body=body,
+                          charset=None)  # type: ignore[arg-type]
     resp.headers['Content-Type'] = http.JSON
     if more:
         resp.headers['Link'] = sol013.next_link(url, req.GET, page[-1]['id'])

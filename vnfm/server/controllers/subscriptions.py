@@ -100,7 +100,8 @@ def _check_usable(auth: dict) -> None:
     problems = [_unusable(auth_type, auth) for auth_type in auth['authType']]
     if all(problems):
         raise exceptions.UnprocessableEntity(
-            'authentication cannot be used: ' + '; '.join(problems) + '.')
+            'authentication cannot be used: '
+            + '; '.join(p for p in problems if p) + '.')
 
 
 def _unusable(auth_type: str, auth: dict) -> str | None:

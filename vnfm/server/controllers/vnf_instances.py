@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import webob
 
 from vnfm.common import crypto
@@ -111,11 +113,10 @@ def delete(req: ApiRequest) -> webob.Response:
         notifications.DELETION, row))
     package_id = row['vnf_pkg_id']
     if package_id and not db.instance_count_by_package(package_id):
-        try:
+        # Already NOT_IN_USE, or another request changed it: fine.
+        with contextlib.suppress(exceptions.Conflict, exceptions.NotFound):
             db.package_update(package_id, {'usage_state': NOT_IN_USE},
                               {'usage_state': IN_USE})
-        except (exceptions.Conflict, exceptions.NotFound):
-            pass  # already NOT_IN_USE, or another request changed it
     return http.empty_response(204)
 
 

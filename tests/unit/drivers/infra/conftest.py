@@ -1,1 +1,3 @@
-from ...lcm.fixtures import conf, db_url, hook_record  # noqa: F401
+from ...lcm.fixtures import conf  # noqa: F401
+from ...lcm.fixtures import db_url  # noqa: F401
+from ...lcm.fixtures import hook_record  # noqa: F401

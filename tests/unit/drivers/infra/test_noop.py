@@ -7,8 +7,10 @@ import pytest
 from vnfm.common import exceptions
 from vnfm.drivers import loader
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.noop.driver import VIM_TYPE, NoopInfraDriver
-from vnfm.drivers.infra.registry import InfraDrivers, NoInfraDriver
+from vnfm.drivers.infra.noop.driver import VIM_TYPE
+from vnfm.drivers.infra.noop.driver import NoopInfraDriver
+from vnfm.drivers.infra.registry import InfraDrivers
+from vnfm.drivers.infra.registry import NoInfraDriver
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import infra
 

@@ -13,13 +13,11 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import (
-    common,
-    lifecycle,
-    resources,
-    scaling,
-    vnfcs,
-)
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import lifecycle
+from vnfm.drivers.infra.kubernetes import resources
+from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra.kubernetes import vnfcs
 from vnfm.drivers.package_files import PackageFiles
 
 Obj = dict[str, Any]

@@ -9,7 +9,9 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import resources, scaling, vnfcs
+from vnfm.drivers.infra.kubernetes import resources
+from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 

@@ -12,8 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import change, heal, lifecycle, operate
-from vnfm.drivers.infra.kubernetes import scale, sync
+from vnfm.drivers.infra.kubernetes import change
+from vnfm.drivers.infra.kubernetes import heal
+from vnfm.drivers.infra.kubernetes import lifecycle
+from vnfm.drivers.infra.kubernetes import operate
+from vnfm.drivers.infra.kubernetes import scale
+from vnfm.drivers.infra.kubernetes import sync
 from vnfm.objects import infra
 
 

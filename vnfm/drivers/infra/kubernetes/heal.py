@@ -13,7 +13,10 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import common, resources, scaling, vnfcs
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import resources
+from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 
@@ -27,7 +30,8 @@ def heal(ctx: base.InfraContext) -> base.InfraResult:
     workloads = common.vdu_workloads(info)
     vdu_ids = sorted({e['vduId'] for e in chosen})
     grace = CONF.kubernetes.graceful_termination_timeout
-    namespace = (info.get('metadata') or {}).get('namespace')
+    # (Instantiation records it; 'default' as resources.place chooses.)
+    namespace = (info.get('metadata') or {}).get('namespace') or 'default'
     work: Obj = dict(ctx.work)
     vim_id, kube = common.kube_for(ctx)
     with kube:

@@ -17,7 +17,10 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import common, resources, scaling, vnfcs
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import resources
+from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 
@@ -26,7 +29,7 @@ def instantiate(ctx: base.InfraContext) -> base.InfraResult:
     """Apply the manifests, wait for the VDU workloads, map VNFCs."""
     instance_id = ctx.vnf_instance['id']
     params = ctx.request.get('additionalParams') or {}
-    flavour_id = ctx.flavour_id or ctx.request.get('flavourId')
+    flavour_id = ctx.flavour_id or ctx.request['flavourId']
     flavour = scaling.flavour_of(ctx.vnfd, flavour_id)
     level_id = ctx.request.get('instantiationLevelId')
     counts = scaling.initial_counts(flavour, level_id)

@@ -19,8 +19,11 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import (common, lifecycle, resources,
-                                           scaling, vnfcs)
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import lifecycle
+from vnfm.drivers.infra.kubernetes import resources
+from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 STOPPED_COUNTS = 'stoppedReplicas'
@@ -126,7 +129,7 @@ def _stop(ctx: base.InfraContext, workloads: dict[str, Obj], grace: int,
     _, kube = common.kube_for(ctx)
     with kube:
         live = k8s.list_pods(kube, list(workloads.values()), sel)
-        for vdu_id, w in sorted(workloads.items()):
+        for _vdu_id, w in sorted(workloads.items()):
             if w['kind'] != 'Pod':
                 _patch_replicas(kube, w, 0, work)
         pods = [p for found in live.values() for p in found]

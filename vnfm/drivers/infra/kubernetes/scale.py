@@ -7,7 +7,10 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import common, resources, scaling, vnfcs
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import resources
+from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 

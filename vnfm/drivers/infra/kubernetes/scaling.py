@@ -60,7 +60,7 @@ def initial_counts(
     vdu_levels = _level(flavour, level_id).get('vdu_levels') or {}
     levels = initial_levels(flavour, level_id)
     out = {}
-    for vdu_id, vdu in (flavour.get('vdus') or {}).items():
+    for vdu_id in flavour.get('vdus') or {}:
         if vdu_id in vdu_levels:
             out[vdu_id] = int(vdu_levels[vdu_id])
         else:
@@ -92,7 +92,7 @@ def scaled_levels(
     flavour: dict[str, Any], levels: dict[str, int], request: dict[str, Any]
 ) -> dict[str, int]:
     """Aspect levels after a ScaleVnfRequest (ScaleNotPossible)."""
-    aspect_id = request.get('aspectId')
+    aspect_id = request['aspectId']  # required by the API schema
     aspect = (flavour.get('scaling_aspects') or {}).get(aspect_id)
     if aspect is None:
         raise ScaleNotPossible(

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.clients import kubernetes as k8s
-from vnfm.drivers.infra.kubernetes import common, vnfcs
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 
@@ -53,7 +54,7 @@ def synced_info(
     synced = sync_vnfc_resource_info(
         vim_id, vim, instance_id, instantiated_vnf_info
     )
-    new = []
+    new: list[Obj] = []
     for vdu_id in _vdu_order(old, synced):
         before = [e for e in old if e.get('vduId') == vdu_id]
         after = [e for e in synced if e.get('vduId') == vdu_id]
@@ -67,7 +68,7 @@ def synced_info(
 def _vdu_order(*entries: list[Obj]) -> list[str]:
     seen: dict[str, None] = {}
     for e in (e for group in entries for e in group):
-        seen.setdefault(e.get('vduId'), None)
+        seen.setdefault(e['vduId'], None)
     return list(seen)
 
 

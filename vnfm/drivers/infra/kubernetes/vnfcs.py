@@ -48,7 +48,7 @@ def match_vdu(
     out: dict[str, dict[str, Any]] = {e['id']: e for e in old}
     for entry in vanished:
         out.pop(entry['id'])
-    for entry, pod in zip(vanished, fresh):
+    for entry, pod in zip(vanished, fresh, strict=False):  # more or fewer
         out[entry['id']] = _entry(entry['id'], vdu_id, pod, resource)
     for entry in kept:
         out[entry['id']] = _entry(

@@ -37,14 +37,12 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.conf import CONF
 from vnfm.drivers.mgmt import base
-from vnfm.drivers.mgmt.container_update import (
-    manifests,
-    planner,
-    references,
-    restart,
-    snapshot,
-    vnfcs,
-)
+from vnfm.drivers.mgmt.container_update import manifests
+from vnfm.drivers.mgmt.container_update import planner
+from vnfm.drivers.mgmt.container_update import references
+from vnfm.drivers.mgmt.container_update import restart
+from vnfm.drivers.mgmt.container_update import snapshot
+from vnfm.drivers.mgmt.container_update import vnfcs
 from vnfm.drivers.package_files import PackageFiles
 
 Obj = dict[str, Any]
@@ -123,9 +121,9 @@ class _Update:
                 pods: dict[manifests.Key, list[str]], requests: int) -> Obj:
         """HookResult.changes of a finished update."""
         resources, affected = vnfcs.follow(self.info, plan.workloads, pods)
-        info = {'vnfcResourceInfo': resources,
-                'vnfcInfo': vnfcs.vnfc_info(self.info.get('vnfcInfo') or [],
-                                            resources)}
+        info: Obj = {'vnfcResourceInfo': resources,
+                     'vnfcInfo': vnfcs.vnfc_info(
+                         self.info.get('vnfcInfo') or [], resources)}
         if self.paths:
             info['metadata'] = {manifests.PATHS_PARAM: self.paths}
         out: Obj = {'instantiatedVnfInfo': info,

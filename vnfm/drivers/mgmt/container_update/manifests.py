@@ -39,7 +39,8 @@ class BadUpdate(exceptions.OperationFailed):
 def key(obj: Obj) -> Key:
     """(kind, namespace, name) of an object."""
     meta = obj.get('metadata') or {}
-    return obj.get('kind', ''), meta.get('namespace') or '', meta.get('name')
+    return (obj.get('kind', ''), meta.get('namespace') or '',
+            meta.get('name') or '')
 
 
 def describe(k: Key) -> str:

@@ -65,13 +65,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from vnfm.clients import kubernetes as k8s
-from vnfm.drivers.mgmt.container_update import content, references
-from vnfm.drivers.mgmt.container_update.manifests import (
-    BadUpdate,
-    Key,
-    describe,
-    key,
-)
+from vnfm.drivers.mgmt.container_update import content
+from vnfm.drivers.mgmt.container_update import references
+from vnfm.drivers.mgmt.container_update.manifests import BadUpdate
+from vnfm.drivers.mgmt.container_update.manifests import Key
+from vnfm.drivers.mgmt.container_update.manifests import describe
+from vnfm.drivers.mgmt.container_update.manifests import key
 
 Obj = dict[str, Any]
 ROLLOUT, EVICT, RECREATE = 'rollout', 'evict', 'recreate'
@@ -148,7 +147,7 @@ def diff_paths(a: Any, b: Any, path: str = '') -> list[str]:
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         out = []
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             out += diff_paths(x, y, f'{path}[{i}]')
         return out
     return [] if a == b else [path or '(the whole object)']
@@ -311,12 +310,12 @@ def plan(current: dict[Key, Obj], new: dict[Key, Obj],
             k[0]) if k[0] in references.WORKLOAD_KINDS else -1, k)):
         if k[0] not in references.WORKLOAD_KINDS:
             continue
-        live = live_by_key.get(k)
-        if live is None:
+        workload = live_by_key.get(k)
+        if workload is None:
             raise BadUpdate(f'{describe(k)} does not exist on the cluster; '
                             'heal the VNF instance before updating it.')
-        change = _workload(k, new[k], current[k], live,
-                           k8s.pods_of(live, live_objs), new, current,
+        change = _workload(k, new[k], current[k], workload,
+                           k8s.pods_of(workload, live_objs), new, current,
                            replaced)
         if change is not None:
             result.workloads.append(change)

@@ -26,17 +26,16 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.clients.kubernetes import status
 from vnfm.clients.kubernetes.watcher import Informer
-from vnfm.clients.kubernetes.workloads import ReadyCheck, watch_specs
+from vnfm.clients.kubernetes.workloads import ReadyCheck
+from vnfm.clients.kubernetes.workloads import watch_specs
 from vnfm.conf import CONF
 from vnfm.drivers.mgmt.container_update import content
 from vnfm.drivers.mgmt.container_update.manifests import describe
-from vnfm.drivers.mgmt.container_update.planner import (
-    EVICT,
-    RECREATE,
-    ConfigChange,
-    Plan,
-    WorkloadChange,
-)
+from vnfm.drivers.mgmt.container_update.planner import EVICT
+from vnfm.drivers.mgmt.container_update.planner import RECREATE
+from vnfm.drivers.mgmt.container_update.planner import ConfigChange
+from vnfm.drivers.mgmt.container_update.planner import Plan
+from vnfm.drivers.mgmt.container_update.planner import WorkloadChange
 
 Obj = dict[str, Any]
 _API = {'Pod': 'v1', 'ConfigMap': 'v1', 'Secret': 'v1'}

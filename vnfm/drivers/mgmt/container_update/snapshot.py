@@ -15,7 +15,8 @@ import copy
 from typing import Any
 
 from vnfm.common import crypto
-from vnfm.drivers.mgmt.container_update import content, references
+from vnfm.drivers.mgmt.container_update import content
+from vnfm.drivers.mgmt.container_update import references
 from vnfm.drivers.mgmt.container_update.manifests import Key
 from vnfm.drivers.mgmt.container_update.planner import Plan
 

@@ -41,7 +41,7 @@ def _follow_vdu(entries: list[Obj], pods: list[str], vdu_id: str,
     fresh = [p for p in pods if p not in taken]
     vanished = [e for e in entries if e not in kept]
     out = {e['id']: e for e in kept}
-    for e, pod in zip(vanished, fresh):
+    for e, pod in zip(vanished, fresh, strict=False):  # more or fewer
         out[e['id']] = _entry(e, pod)
     for pod in fresh[len(vanished):]:
         new_id = str(uuid.uuid4())
@@ -68,7 +68,7 @@ def follow(info: Obj, changes: list[WorkloadChange],
                                mine[0])
         new = [e for e in new if e.get('vduId') != vdu_id] + followed
         affected += _affected(mine, followed, change)
-    first = {}
+    first: dict[str, int] = {}
     for i, e in enumerate(old):
         first.setdefault(e.get('vduId'), i)
     return sorted(new, key=lambda e: first.get(e.get('vduId'), 0)), affected

@@ -57,8 +57,7 @@ def versioned(handler: Handler) -> Handler:
             check_version(req.headers.get('Version'))
             resp = handler(req)
         except exceptions.VnfmError as e:
-            e.headers = {**(getattr(e, 'headers', None) or {}),
-                         'Version': VERSION}
+            e.headers = {**(e.headers or {}), 'Version': VERSION}
             raise
         resp.headers['Version'] = VERSION
         if 'Location' in resp.headers:

@@ -12,7 +12,8 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.clients.kubernetes import workloads
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra.kubernetes import common, lifecycle
+from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import lifecycle
 
 IID = 'inst-1'
 NS = 'cnf'

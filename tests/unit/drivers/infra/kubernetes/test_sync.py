@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from vnfm.drivers.infra.kubernetes import sync, vnfcs
+from vnfm.drivers.infra.kubernetes import sync
+from vnfm.drivers.infra.kubernetes import vnfcs
 
 IID = 'inst-1'
 

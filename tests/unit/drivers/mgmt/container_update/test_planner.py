@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from vnfm.drivers.mgmt.container_update import content, manifests, planner
+from vnfm.drivers.mgmt.container_update import content
+from vnfm.drivers.mgmt.container_update import manifests
+from vnfm.drivers.mgmt.container_update import planner
 
 NS = 'ns1'
 Obj = dict[str, Any]

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from vnfm.conf import CONF
-from vnfm.drivers.mgmt.container_update import planner, snapshot
+from vnfm.drivers.mgmt.container_update import planner
+from vnfm.drivers.mgmt.container_update import snapshot
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from vnfm.drivers.mgmt.container_update import planner, vnfcs
+from vnfm.drivers.mgmt.container_update import planner
+from vnfm.drivers.mgmt.container_update import vnfcs
 
 
 def _vnfc(vnfc_id: str, vdu: str, pod: str) -> dict:
