@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from cryptography import fernet
 
 
 def _free_port() -> int:
@@ -55,7 +56,10 @@ def api(tmp_path):
     conf = tmp_path / 'vnfm.conf'
     conf.write_text(
         f'[DEFAULT]\nstate_path = {tmp_path}\ntransport_url = fake://\n'
-        f'[api]\nport = {port}\nworkers = 2\n')
+        f'[api]\nport = {port}\nworkers = 2\n'
+        # vnfm-api refuses to start without the key it shares with the
+        # conductors.
+        f'[crypto]\nkeys = {fernet.Fernet.generate_key().decode()}\n')
     subprocess.run([os.path.join(sys.prefix, 'bin', 'vnfm-db-manage'),
                     '--config-file', str(conf), 'upgrade'],
                    check=True, capture_output=True, timeout=120)
