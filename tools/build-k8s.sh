@@ -33,35 +33,14 @@ is_built() {
     [[ -x /usr/bin/etcd ]]
 }
 
-# Fast path: everything is cached, no lock, no apt.
-if is_built; then
-    report
-    exit 0
-fi
-
-mkdir -p "$CACHE"
-exec 9>"$CACHE/.build.lock"
-log "taking the build lock $CACHE/.build.lock (another build may hold it)"
-flock 9
-if is_built; then  # another run built it while we waited
-    report
-    exit 0
-fi
-
-as_root() {
-    if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
-}
+# shellcheck source=lib/build.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/build.sh"
+build_once "$CACHE"
 
 cleanup_src_list() { as_root rm -f "$SRC_LIST"; }
 
 install_packages() {
-    local pkgs=(golang-go etcd-server rsync jq dpkg-dev make)
-    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-            "${pkgs[@]}" >&2; then
-        as_root apt-get update >&2 || true
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-            "${pkgs[@]}" >&2
-    fi
+    apt_install golang-go etcd-server rsync jq dpkg-dev make
 }
 
 fetch_source() {

@@ -33,24 +33,9 @@ is_built() {
     [[ -x "$VENV/bin/python" && "$(cat "$STAMP" 2>/dev/null)" == "$(digest)" ]]
 }
 
-# Fast path: everything is cached, no lock, no apt.
-if is_built; then
-    report
-    exit 0
-fi
-
-mkdir -p "$CACHE"
-exec 9>"$CACHE/.build.lock"
-log "taking the build lock $CACHE/.build.lock (another build may hold it)"
-flock 9
-if is_built; then  # another run built it while we waited
-    report
-    exit 0
-fi
-
-as_root() {
-    if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
-}
+# shellcheck source=lib/build.sh
+source "$ROOT/tools/lib/build.sh"
+build_once "$CACHE"
 
 install_debs() {
     local missing=() p
@@ -59,12 +44,7 @@ install_debs() {
     done
     ((${#missing[@]} == 0)) && return 0
     log "installing ${missing[*]}"
-    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-            "${missing[@]}" >&2; then
-        as_root apt-get update >&2 || true
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-            "${missing[@]}" >&2
-    fi
+    apt_install "${missing[@]}"
 }
 
 python_for_venv() {

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess  # nosec B404
 from dataclasses import dataclass
 from pathlib import Path
+
+from vnfm.testing import buildscript
 
 SERVER_BINARIES = (
     "kube-apiserver",
@@ -15,8 +15,7 @@ SERVER_BINARIES = (
 )
 
 
-class BuildUnavailable(RuntimeError):
-    """The Kubernetes binaries are missing and cannot be built here."""
+BuildUnavailable = buildscript.BuildUnavailable
 
 
 @dataclass(frozen=True)
@@ -70,17 +69,7 @@ def ensure_built(timeout: float = 3600.0) -> K8sBinaries:
         raise BuildUnavailable(
             f"{script} not found and no binaries cached in {cache_dir()}"
         )
-    proc = subprocess.run(  # nosec B603
-        ["bash", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.splitlines()[-20:])
-        raise BuildUnavailable(f"{script} failed ({proc.returncode}):\n{tail}")
-    info = json.loads(proc.stdout.strip().splitlines()[-1])
+    info = buildscript.run(script, timeout)
     return K8sBinaries(
         Path(info["bin_dir"]), Path(info["kubectl"]), Path(info["etcd"])
     )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from vnfm.testing import daemoncli
 from vnfm.testing.openstack import build
 from vnfm.testing.openstack.cloud import CloudError, LocalCloud
 
@@ -18,49 +18,23 @@ def default_state_dir(name: str) -> Path:
     return Path.home() / ".cache" / "vnfm" / "localcloud" / name
 
 
-def _loaded(state_dir: Path) -> LocalCloud | None:
-    if not (state_dir / "state.json").exists():
-        return None
-    return LocalCloud.load(state_dir)
-
-
 def _up(args: argparse.Namespace) -> int:
-    existing = _loaded(args.state_dir)
-    if existing and existing.running():
-        print(json.dumps(existing.describe(), indent=2))
-        return 0
-    if existing:
-        existing.stop()  # leftovers of a crashed cloud
-    cloud = LocalCloud(args.state_dir, name=args.name)
-    try:
-        cloud.start(timeout=args.timeout)
-    except (CloudError, build.BuildUnavailable) as e:
-        print(f"vnfm-localcloud: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps(cloud.describe(), indent=2))
-    return 0
+    return daemoncli.up(
+        LocalCloud,
+        args.state_dir,
+        lambda: LocalCloud(args.state_dir, name=args.name),
+        args.timeout,
+        (CloudError, build.BuildUnavailable),
+        "vnfm-localcloud",
+    )
 
 
 def _down(args: argparse.Namespace) -> int:
-    cloud = _loaded(args.state_dir)
-    if cloud:
-        cloud.stop()
-    print(json.dumps({"name": args.name, "stopped": cloud is not None}))
-    return 0
+    return daemoncli.down(LocalCloud, args.name, args.state_dir)
 
 
 def _status(args: argparse.Namespace) -> int:
-    cloud = _loaded(args.state_dir)
-    if cloud is None:
-        print(json.dumps({"name": args.name, "running": False}))
-        return 1
-    running = cloud.running()
-    info = cloud.describe() | {
-        "running": running,
-        "memory_kib": cloud.memory_kib(),
-    }
-    print(json.dumps(info, indent=2))
-    return 0 if running else 1
+    return daemoncli.status(LocalCloud, args.name, args.state_dir)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from vnfm.testing import k8sbuild
+from vnfm.testing import daemoncli, k8sbuild
 from vnfm.testing.cluster import (
     DEFAULT_FAILING_IMAGES,
     ClusterError,
@@ -22,55 +21,29 @@ def default_state_dir(name: str) -> Path:
     return Path.home() / ".cache" / "vnfm" / "localk8s" / name
 
 
-def _loaded(state_dir: Path) -> LocalCluster | None:
-    if not (state_dir / "state.json").exists():
-        return None
-    return LocalCluster.load(state_dir)
-
-
 def _up(args: argparse.Namespace) -> int:
-    existing = _loaded(args.state_dir)
-    if existing and existing.running():
-        print(json.dumps(existing.describe(), indent=2))
-        return 0
-    if existing:
-        existing.stop()  # leftovers of a crashed cluster
-    cluster = LocalCluster(
+    return daemoncli.up(
+        LocalCluster,
         args.state_dir,
-        nodes=args.nodes,
-        pod_ready_delay=args.pod_ready_delay,
-        failing_image_pattern=args.failing_images,
-        name=args.name,
+        lambda: LocalCluster(
+            args.state_dir,
+            nodes=args.nodes,
+            pod_ready_delay=args.pod_ready_delay,
+            failing_image_pattern=args.failing_images,
+            name=args.name,
+        ),
+        args.timeout,
+        (ClusterError, k8sbuild.BuildUnavailable),
+        "vnfm-localk8s",
     )
-    try:
-        cluster.start(timeout=args.timeout)
-    except (ClusterError, k8sbuild.BuildUnavailable) as e:
-        print(f"vnfm-localk8s: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps(cluster.describe(), indent=2))
-    return 0
 
 
 def _down(args: argparse.Namespace) -> int:
-    cluster = _loaded(args.state_dir)
-    if cluster:
-        cluster.stop()
-    print(json.dumps({"name": args.name, "stopped": cluster is not None}))
-    return 0
+    return daemoncli.down(LocalCluster, args.name, args.state_dir)
 
 
 def _status(args: argparse.Namespace) -> int:
-    cluster = _loaded(args.state_dir)
-    if cluster is None:
-        print(json.dumps({"name": args.name, "running": False}))
-        return 1
-    running = cluster.running()
-    info = cluster.describe() | {
-        "running": running,
-        "memory_kib": cluster.memory_kib(),
-    }
-    print(json.dumps(info, indent=2))
-    return 0 if running else 1
+    return daemoncli.status(LocalCluster, args.name, args.state_dir)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

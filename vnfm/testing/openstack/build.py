@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess  # nosec B404
 from pathlib import Path
+
+from vnfm.testing import buildscript
 
 SERIES = "2026.2"
 
 
-class BuildUnavailable(RuntimeError):
-    """The OpenStack virtualenv is missing and cannot be built here."""
+BuildUnavailable = buildscript.BuildUnavailable
 
 
 def cache_dir() -> Path:
@@ -28,17 +27,4 @@ def build_script() -> Path:
 def ensure_built(timeout: float = 3600.0) -> Path:
     """Return the virtualenv directory, running the build script (a no-op
     when it is cached and current)."""
-    script = build_script()
-    if not script.exists():
-        raise BuildUnavailable(f"{script} not found")
-    proc = subprocess.run(  # nosec B603
-        ["bash", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.splitlines()[-20:])
-        raise BuildUnavailable(f"{script} failed ({proc.returncode}):\n{tail}")
-    return Path(json.loads(proc.stdout.strip().splitlines()[-1])["venv"])
+    return Path(buildscript.run(build_script(), timeout)["venv"])
