@@ -12,6 +12,7 @@ import psycopg2
 import pytest
 
 from vnfm.testing import procs
+from vnfm.testing.openstack import catalogue
 from vnfm.testing.openstack.cloud import CloudError, LocalCloud
 
 
@@ -63,8 +64,24 @@ def _vhosts(prefix: str) -> list[str]:
     return [v for v in out.split() if v.startswith(prefix)]
 
 
+def _links() -> set[str]:
+    out = subprocess.run(
+        ["ip", "-o", "link", "show"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    ).stdout
+    return {
+        line.split(":")[1].strip().split("@")[0] for line in out.splitlines()
+    }
+
+
 def _assert_nothing_left(cloud: LocalCloud) -> None:
     assert _processes_using(cloud.state_dir) == []
+    bridges = {catalogue.bridge_name(cloud.prefix, i) for i in range(3)}
+    assert bridges & _links() == set()
+    assert cloud.vm_dirs() == []
     assert _databases(cloud.prefix) == []
     assert _vhosts(cloud.prefix) == []
 

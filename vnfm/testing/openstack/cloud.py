@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import secrets
 import subprocess  # nosec B404 - our own daemons and keystone-manage
 import time
@@ -15,10 +16,11 @@ from typing import Any
 import requests
 
 from vnfm.testing import certs, procs
-from vnfm.testing.openstack import build, files, identity
+from vnfm.testing.openstack import build, catalogue, files, identity
 
 _DAEMONS = ("keystone", "heat-engine", "heat-api")
 _WSGI_HOST = Path(__file__).resolve().with_name("wsgi_host.py")
+PLUGIN_DIR = Path(__file__).resolve().with_name("heat_plugin")
 ADMIN = "admin"
 #: Test accounts besides the admin: (user, project, role).
 USERS = (
@@ -52,7 +54,7 @@ class LocalCloud:
         state_dir: str | Path,
         name: str = "default",
         die_with_parent: bool = False,
-        plugin_dirs: tuple[Path, ...] = (),
+        plugin_dirs: tuple[Path, ...] = (PLUGIN_DIR,),
     ) -> None:
         self.state_dir = Path(state_dir).resolve()
         self.name = name
@@ -112,11 +114,28 @@ class LocalCloud:
             "admin": self.credentials(ADMIN),
             "users": {u: self.credentials(u) for u, _, _ in USERS},
             "ca_cert_path": None,
+            "catalogue": self.catalogue(),
             "state_dir": str(self.state_dir),
             "pids": dict(self.pids),
             "ports": dict(self.ports),
             "startup_seconds": round(self.startup_seconds, 2),
         }
+
+    def catalogue(self) -> dict[str, Any]:
+        """Images, flavours and networks (with subnets and ids)."""
+        path = self.state_dir / "catalogue.json"
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    def add_keypair(self, name: str, public_key: str) -> None:
+        """Register a Nova keypair that templates can name in key_name."""
+        keys = self.state_dir / "keypairs"
+        keys.mkdir(exist_ok=True)
+        (keys / f"{name}.pub").write_text(public_key.strip() + "\n")
+
+    def vm_dirs(self) -> list[Path]:
+        """Directories of the VMs running now (one per server)."""
+        vms = self.state_dir / "vms"
+        return sorted(vms.iterdir()) if vms.exists() else []
 
     def _layout(self) -> files.CloudLayout:
         assert self.venv is not None
@@ -176,6 +195,7 @@ class LocalCloud:
             [self.pids[d] for d in reversed(_DAEMONS) if d in self.pids]
         )
         self.pids.clear()
+        catalogue.destroy(self.state_dir, self.prefix)
         self._drop_backends()
         state = self.state_dir / "state.json"
         if state.exists():
@@ -239,7 +259,10 @@ class LocalCloud:
 
     def _prepare(self) -> None:
         (self.state_dir / "logs").mkdir(parents=True, exist_ok=True)
-        self._drop_backends()  # leftovers of a crashed run of this name
+        # Leftovers of a crashed run of this name.
+        catalogue.destroy(self.state_dir, self.prefix)
+        self._drop_backends()
+        catalogue.create(self.state_dir, self.prefix)
         self.ports = {k: procs.free_port() for k in ("keystone", "heat")}
         self.passwords = {
             u: _password()
@@ -273,10 +296,12 @@ class LocalCloud:
         if rc:
             raise CloudError(f"{' '.join(argv[:4])} failed ({rc}); see {log}")
 
-    def _spawn(self, daemon: str, argv: list[str]) -> None:
+    def _spawn(
+        self, daemon: str, argv: list[str], env: dict[str, str] | None = None
+    ) -> None:
         log = self.state_dir / "logs" / f"{daemon}.log"
         self.pids[daemon] = procs.spawn(
-            argv, log, die_with_parent=self.die_with_parent
+            argv, log, env=env, die_with_parent=self.die_with_parent
         )
 
     def _keystone_manage(
@@ -349,6 +374,8 @@ class LocalCloud:
         self._spawn(
             "heat-engine",
             [lay.bin("heat-engine"), "--config-file", str(lay.heat_conf)],
+            # The resource plugin finds the catalogue and VMs here.
+            env={**os.environ, "VNFM_LOCALCLOUD_STATE": str(self.state_dir)},
         )
         self._spawn(
             "heat-api",
