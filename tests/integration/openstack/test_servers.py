@@ -61,8 +61,19 @@ def _template(*servers: str) -> str:
     )
 
 
-def _names(servers: tuple[str, ...]) -> list[str]:
-    return [s.split(":")[0].strip() for s in servers]
+def _names(resources: tuple[str, ...]) -> list[str]:
+    """Names of the servers among ``resources``."""
+    return [
+        r.split(":")[0].strip() for r in resources if "OS::Nova::Server" in r
+    ]
+
+
+def _port(name: str, network: str, ip: str) -> str:
+    return (
+        f"  {name}:\n    type: OS::Neutron::Port\n    properties:\n"
+        f"      network: {network}\n"
+        f"      fixed_ips: [{{ip_address: '{ip}'}}]\n"
+    )
 
 
 def _server(
@@ -294,3 +305,33 @@ def test_an_unknown_image_is_heats_own_validation_error(
         )
     assert "no-such-image" in str(e.value)
     assert "could not be found" in str(e.value)
+
+
+def test_a_server_on_a_port_with_a_fixed_ip(
+    local_cloud: LocalCloud, demo_heat: heat_client.Client
+) -> None:
+    subnet = local_cloud.catalogue()["networks"]["data-net-1"]["subnets"][0]
+    ip = subnet["cidr"].rsplit(".", 1)[0] + ".88"
+    template = _template(
+        _port("p0", "data-net-1", ip),
+        _server("vm-p", nets="[{port: {get_resource: p0}}]"),
+    )
+
+    created = demo_heat.stacks.create(stack_name="ports", template=template)
+    stack = _settle(demo_heat, created["stack"]["id"], "CREATE")
+
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    assert _outputs(stack)["vm-p_ip"] == ip
+    port = demo_heat.resources.get(stack.id, "p0").attributes
+    assert port["fixed_ips"] == [{"subnet_id": subnet["id"], "ip_address": ip}]
+    vm = _ssh(ip, "ubuntu", password="ubuntu")
+    try:
+        assert port["mac_address"] in _run(vm, "ip -o link show eth0")
+    finally:
+        vm.close()
+
+    demo_heat.stacks.delete(stack.id)
+    assert _settle(demo_heat, stack.id, "DELETE").stack_status == (
+        "DELETE_COMPLETE"
+    )
+    assert list((local_cloud.state_dir / "ports").glob("*")) == []

@@ -83,6 +83,6 @@ def destroy(state_dir: Path, prefix: str) -> None:
             vmhost.stop(vm_dir)
     for i in range(len(NETWORKS)):
         vmhost.bridge_down(bridge_name(prefix, i))
-    for leftover in ("ipam", "keypairs"):
+    for leftover in ("ipam", "keypairs", "ports"):
         for f in (state_dir / leftover).glob("*"):
             f.unlink()

@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 from heat.common import exception
 from heat.engine import constraints
+from heat.engine.resources.openstack.neutron import port as neutron_port
 from heat.engine.resources.openstack.nova import server
 
 _HERE = Path(__file__).resolve()
@@ -77,6 +78,59 @@ class FlavorConstraint(_Catalogued):
 
 class NetworkConstraint(_Catalogued):
     kind = "networks"
+
+
+def _subnet(network: dict[str, Any], value: str | None) -> dict[str, Any]:
+    """The subnet of ``network`` named or id'd ``value`` (first if None)."""
+    for sub in network["subnets"]:
+        if value in (None, sub["id"], sub["name"]):
+            return dict(sub)
+    raise exception.EntityNotFound(entity="Subnet", name=value)
+
+
+def _find_subnet(value: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(network, subnet) of a subnet name or id."""
+    for name, net in catalogue()["networks"].items():
+        for sub in net["subnets"]:
+            if value in (sub["id"], sub["name"]):
+                return {"name": name, **net}, dict(sub)
+    raise exception.EntityNotFound(entity="Subnet", name=value)
+
+
+def _port_file(port_id: str) -> Path:
+    return _state() / "ports" / f"{port_id}.json"
+
+
+def load_port(value: str) -> dict[str, Any]:
+    """A port made by LocalPort, by id or name."""
+    path = _port_file(value)
+    if path.exists():
+        return dict(json.loads(path.read_text()))
+    for path in (_state() / "ports").glob("*.json"):
+        port = json.loads(path.read_text())
+        if port["name"] == value:
+            return dict(port)
+    raise exception.EntityNotFound(entity="Port", name=value)
+
+
+def _save_port(port: dict[str, Any]) -> None:
+    path = _port_file(port["id"])
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(port))
+
+
+def _mac() -> str:
+    return "fa:16:3e:" + ":".join(secrets.token_hex(1) for _ in range(3))
+
+
+class SubnetConstraint(constraints.BaseCustomConstraint):
+    def validate_with_client(self, client: Any, value: str) -> None:
+        _find_subnet(value)
+
+
+class PortConstraint(constraints.BaseCustomConstraint):
+    def validate_with_client(self, client: Any, value: str) -> None:
+        load_port(value)
 
 
 class KeypairConstraint(constraints.BaseCustomConstraint):
@@ -177,14 +231,22 @@ class LocalServer(server.Server):
             pwauth = bool(cc["ssh_pwauth"])
         return list(users.values()), pwauth
 
-    def _nics(self) -> list[dict[str, Any]]:
+    def _nics(self, server_id: str) -> list[dict[str, Any]]:
         nics = []
         for i, net in enumerate(self.properties[self.NETWORKS] or []):
             if net.get(self.NETWORK_PORT):
-                raise exception.Error("ports are not supported yet")
-            found = _find("networks", net[self.NETWORK_ID])
-            subnet = found["subnets"][0]
-            ip = _allocate(subnet, net.get(self.NETWORK_FIXED_IP))
+                port = load_port(net[self.NETWORK_PORT])
+                port["device_id"] = server_id
+                _save_port(port)
+                found = _find("networks", port["network_id"])
+                ip = port["fixed_ips"][0]["ip_address"]
+                subnet = _subnet(found, port["fixed_ips"][0]["subnet_id"])
+                mac, port_id = port["mac_address"], port["id"]
+            else:
+                found = _find("networks", net[self.NETWORK_ID])
+                subnet = _subnet(found, net.get(self.NETWORK_SUBNET))
+                ip = _allocate(subnet, net.get(self.NETWORK_FIXED_IP))
+                mac, port_id = _mac(), None
             nics.append(
                 {
                     "network": found["name"],
@@ -193,8 +255,8 @@ class LocalServer(server.Server):
                     "cidr": subnet["cidr"],
                     "gateway": subnet["gateway_ip"] if i == 0 else None,
                     "ip": ip,
-                    "mac": "fa:16:3e:"
-                    + ":".join(secrets.token_hex(1) for _ in range(3)),
+                    "mac": mac,
+                    "port_id": port_id,
                 }
             )
         if not nics:
@@ -207,7 +269,7 @@ class LocalServer(server.Server):
         users, pwauth = self._users(image)
         vm_id = str(uuid.uuid4())
         self.resource_id_set(vm_id)
-        nics = self._nics()
+        nics = self._nics(vm_id)
         spec = {
             "id": vm_id.replace("-", ""),
             "server_id": vm_id,
@@ -241,7 +303,15 @@ class LocalServer(server.Server):
             return
         vmhost.stop(self._vm_dir())
         for nic in json.loads(self.data().get("nics", "[]")):
-            _release(nic["ip"])
+            if not nic.get("port_id"):
+                _release(nic["ip"])
+                continue
+            try:
+                port = load_port(nic["port_id"])
+            except exception.EntityNotFound:
+                continue
+            port["device_id"] = ""
+            _save_port(port)
 
     def check_delete_complete(self, prg: Any) -> bool:
         return True
@@ -299,9 +369,92 @@ class LocalServer(server.Server):
         return super()._resolve_attribute(name)
 
 
+class LocalPort(neutron_port.Port):
+    """OS::Neutron::Port: an address and a MAC on a catalogue network."""
+
+    @classmethod
+    def is_service_available(cls, context: Any) -> tuple[bool, None]:
+        return True, None
+
+    def translation_rules(self, props: Any) -> list[Any]:
+        return [
+            r for r in super().translation_rules(props) if r.rule == r.REPLACE
+        ]
+
+    def handle_create(self) -> None:
+        network = _find("networks", self.properties[self.NETWORK])
+        fixed_ips = []
+        for wanted in self.properties[self.FIXED_IPS] or [{}]:
+            sub = wanted.get(self.FIXED_IP_SUBNET)
+            subnet = _subnet(network, sub)
+            ip = _allocate(subnet, wanted.get(self.FIXED_IP_IP_ADDRESS))
+            fixed_ips.append({"subnet_id": subnet["id"], "ip_address": ip})
+        port = {
+            "id": str(uuid.uuid4()),
+            "name": self.properties[self.NAME]
+            or self.physical_resource_name(),
+            "network_id": network["id"],
+            "mac_address": self.properties[self.MAC_ADDRESS] or _mac(),
+            "fixed_ips": fixed_ips,
+            "admin_state_up": True,
+            "device_id": "",
+            "device_owner": "",
+            "status": "DOWN",
+            "tenant_id": self.context.project_id,
+            "project_id": self.context.project_id,
+        }
+        self.resource_id_set(port["id"])
+        _save_port(port)
+
+    def check_create_complete(self, *args: Any) -> bool:
+        return True
+
+    def handle_delete(self) -> None:
+        if self.resource_id is None:
+            return
+        try:
+            port = load_port(self.resource_id)
+        except exception.EntityNotFound:
+            return
+        for fixed in port["fixed_ips"]:
+            _release(fixed["ip_address"])
+        _port_file(self.resource_id).unlink()
+
+    def check_delete_complete(self, check: Any) -> bool:
+        return True
+
+    def _show_resource(self) -> dict[str, Any]:
+        port = load_port(self.resource_id)
+        port["status"] = "ACTIVE" if port["device_id"] else "DOWN"
+        return port
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if self.resource_id is None:
+            return None
+        port = self._show_resource()
+        network = _find("networks", port["network_id"])
+        if name == self.SUBNETS_ATTR:
+            return [
+                {
+                    **_subnet(network, f["subnet_id"]),
+                    "network_id": network["id"],
+                    "ip_version": 4,
+                }
+                for f in port["fixed_ips"]
+            ]
+        if name == self.NETWORK_ATTR:
+            return {
+                "id": network["id"],
+                "name": network["name"],
+                "subnets": [s["id"] for s in network["subnets"]],
+                "status": "ACTIVE",
+            }
+        return port.get(name)
+
+
 def resource_mapping() -> dict[str, type]:
     """What heat-engine registers over its own classes."""
-    return {"OS::Nova::Server": LocalServer}
+    return {"OS::Nova::Server": LocalServer, "OS::Neutron::Port": LocalPort}
 
 
 def constraint_mapping() -> dict[str, type]:
@@ -311,4 +464,6 @@ def constraint_mapping() -> dict[str, type]:
         "nova.flavor": FlavorConstraint,
         "neutron.network": NetworkConstraint,
         "nova.keypair": KeypairConstraint,
+        "neutron.subnet": SubnetConstraint,
+        "neutron.port": PortConstraint,
     }
