@@ -335,3 +335,69 @@ def test_a_server_on_a_port_with_a_fixed_ip(
         "DELETE_COMPLETE"
     )
     assert list((local_cloud.state_dir / "ports").glob("*")) == []
+
+
+VOLUME = """
+  vol:
+    type: OS::Cinder::Volume
+    properties: {size: 1}
+  att:
+    type: OS::Cinder::VolumeAttachment
+    properties:
+      instance_uuid: {get_resource: vm-v}
+      volume_id: {get_resource: vol}
+"""
+
+
+def _loops() -> str:
+    return subprocess.run(
+        ["losetup", "-a"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    ).stdout
+
+
+def test_a_volume_is_vdb_in_its_server_only(
+    local_cloud: LocalCloud, demo_heat: heat_client.Client
+) -> None:
+    template = _template(_server("vm-v"), VOLUME)
+
+    created = demo_heat.stacks.create(stack_name="vol", template=template)
+    stack = _settle(demo_heat, created["stack"]["id"], "CREATE")
+
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    volume = demo_heat.resources.get(stack.id, "vol").attributes
+    server_id = demo_heat.resources.get(stack.id, "vm-v").physical_resource_id
+    # Cinder's shape: a volume with an "attachments" list.
+    [attachment] = volume["attachments"]
+    assert (attachment["device"], attachment["server_id"]) == (
+        "/dev/vdb",
+        server_id,
+    )
+    assert volume["status"] == "in-use"
+    image = str(local_cloud.state_dir / "volumes")
+    assert image in _loops()
+    vm = _ssh(_outputs(stack)["vm-v_ip"], "ubuntu", password="ubuntu")
+    try:
+        _run(vm, "sudo -n mkfs.ext4 -q /dev/vdb")
+        _run(
+            vm,
+            "sudo -n mkdir -p /mnt/data && sudo -n mount /dev/vdb /mnt/data",
+        )
+        _run(vm, "echo kept | sudo -n tee /mnt/data/file")
+        assert _run(vm, "cat /mnt/data/file") == "kept"
+        assert "/mnt/data" in _run(vm, "cat /proc/mounts")
+    finally:
+        vm.close()
+    # The host sees neither the device nor the mount.
+    assert not Path("/dev/vdb").exists()
+    assert "/mnt/data" not in Path("/proc/mounts").read_text()
+
+    demo_heat.stacks.delete(stack.id)
+    assert _settle(demo_heat, stack.id, "DELETE").stack_status == (
+        "DELETE_COMPLETE"
+    )
+    assert image not in _loops()
+    assert list((local_cloud.state_dir / "volumes").glob("*")) == []

@@ -81,6 +81,10 @@ def destroy(state_dir: Path, prefix: str) -> None:
     if vms.exists():
         for vm_dir in vms.iterdir():
             vmhost.stop(vm_dir)
+    for vol in (state_dir / "volumes").glob("*.json"):
+        data = json.loads(vol.read_text())
+        vmhost.volume_delete(Path(data["image"]), data["loop"])
+        vol.unlink()
     for i in range(len(NETWORKS)):
         vmhost.bridge_down(bridge_name(prefix, i))
     for leftover in ("ipam", "keypairs", "ports"):

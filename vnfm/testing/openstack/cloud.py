@@ -280,6 +280,9 @@ class LocalCloud:
         )
 
     def _run(self, what: str, argv: list[str], deadline: float) -> None:
+        # The admin password goes by environment: not on a command line
+        # (ps shows those), where one starting with "-" is an option.
+        env = {**os.environ, "OS_BOOTSTRAP_PASSWORD": self.passwords[ADMIN]}
         log = self.state_dir / "logs" / f"{what}.log"
         with open(log, "ab") as out:
             try:
@@ -288,6 +291,7 @@ class LocalCloud:
                     stdout=out,
                     stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL,
+                    env=env,
                     timeout=max(1.0, deadline - time.monotonic()),
                     check=False,
                 ).returncode
@@ -333,8 +337,6 @@ class LocalCloud:
                 lay,
                 deadline,
                 "bootstrap",
-                "--bootstrap-password",
-                self.passwords[ADMIN],
                 "--bootstrap-admin-url",
                 url,
                 "--bootstrap-public-url",

@@ -113,6 +113,7 @@ def _init_script(spec: dict[str, Any], vm_dir: Path) -> str:
     lines += [
         "mount -t tmpfs tmpfs /tmp",
         "mount -t tmpfs tmpfs /run",
+        *_DEV,
         "mkdir -p /run/sshd",
         f"echo {q(spec['hostname'])} > /etc/hostname",
         # Fresh host keys: the host's are hidden in the overlay.
@@ -134,6 +135,20 @@ def _init_script(spec: dict[str, Any], vm_dir: Path) -> str:
         "exec /usr/sbin/sshd -D -e",
     ]
     return "\n".join(lines) + "\n"
+
+
+# A private /dev: attached volumes appear there and nowhere else.
+_DEV = (
+    "mount -t tmpfs -o mode=755 tmpfs /dev",
+    "for n in null:3 zero:5 full:7 random:8 urandom:9; do"
+    " mknod -m 666 /dev/${n%%:*} c 1 ${n##*:}; done",
+    "mknod -m 666 /dev/tty c 5 0",
+    "mkdir /dev/pts /dev/shm",
+    "mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts /dev/pts",
+    "ln -s pts/ptmx /dev/ptmx",
+    "ln -s /proc/self/fd /dev/fd",
+    "mount -t tmpfs tmpfs /dev/shm",
+)
 
 
 def _user_lines(user: dict[str, Any]) -> list[str]:
@@ -293,6 +308,81 @@ def _kill(pid: int, timeout: float) -> None:
             if not _alive(pid):
                 return
             time.sleep(0.05)
+
+
+def _first_process(vm_dir: Path) -> int:
+    """Host pid of the VM's PID 1 (the child of unshare)."""
+    pid = int((vm_dir / "pid").read_text())
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return int(children[0])
+
+
+def _in_vm(vm_dir: Path, *argv: str) -> None:
+    subprocess.run(
+        [
+            "nsenter",
+            "-t",
+            str(_first_process(vm_dir)),
+            "-m",
+            "-p",
+            "--",
+            *argv,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+
+
+def volume_create(image: Path, size_gib: int) -> str:
+    """A sparse file of ``size_gib`` on a loop device; the device."""
+    image.parent.mkdir(parents=True, exist_ok=True)
+    with open(image, "wb") as f:
+        f.truncate(size_gib * 1024**3)
+    return subprocess.run(
+        ["losetup", "-f", "--show", str(image)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout.strip()
+
+
+def volume_delete(image: Path, loop: str) -> None:
+    """Free the loop device and delete the file."""
+    subprocess.run(
+        ["losetup", "-d", loop], check=False, capture_output=True, timeout=30
+    )
+    image.unlink(missing_ok=True)
+
+
+def attach(vm_dir: Path, loop: str, used: list[str]) -> str:
+    """Show ``loop`` in the VM as the first free /dev/vdX; its path."""
+    device = next(
+        f"/dev/vd{c}"
+        for c in "bcdefghijklmnopqrstuvwxyz"
+        if f"/dev/vd{c}" not in used
+    )
+    rdev = os.stat(loop).st_rdev
+    major, minor = os.major(rdev), os.minor(rdev)
+    _in_vm(
+        vm_dir,
+        "sh",
+        "-c",
+        f"mknod {device} b {major} {minor} && chmod 660 {device}",
+    )
+    return device
+
+
+def detach(vm_dir: Path, device: str) -> None:
+    """Unmount ``device`` in the VM (lazily) and remove it."""
+    if not (vm_dir / "pid").exists():
+        return
+    script = (
+        f"awk '$1==\"{device}\"{{print $2}}' /proc/mounts"
+        " | xargs -r -n1 umount -l; rm -f " + device
+    )
+    _in_vm(vm_dir, "sh", "-c", script)
 
 
 def host_keys(vm_dir: Path) -> list[str]:

@@ -22,6 +22,8 @@ from typing import Any
 import yaml
 from heat.common import exception
 from heat.engine import constraints
+from heat.engine import resource
+from heat.engine.resources.openstack.cinder import volume as cinder_volume
 from heat.engine.resources.openstack.neutron import port as neutron_port
 from heat.engine.resources.openstack.nova import server
 
@@ -171,8 +173,8 @@ def _cloud_config(user_data: str | None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-class LocalServer(server.Server):
-    """OS::Nova::Server backed by a local VM."""
+class _Local:
+    """What every local resource answers without an OpenStack API."""
 
     @classmethod
     def is_service_available(cls, context: Any) -> tuple[bool, None]:
@@ -181,8 +183,14 @@ class LocalServer(server.Server):
     def translation_rules(self, props: Any) -> list[Any]:
         # Only the renames; names are resolved from the catalogue.
         return [
-            r for r in super().translation_rules(props) if r.rule == r.REPLACE
+            r
+            for r in super().translation_rules(props)  # type: ignore[misc]
+            if r.rule == r.REPLACE
         ]
+
+
+class LocalServer(_Local, server.Server):
+    """OS::Nova::Server backed by a local VM."""
 
     def validate(self) -> Any:
         # Heat's property and template checks; not Nova's microversions.
@@ -369,17 +377,8 @@ class LocalServer(server.Server):
         return super()._resolve_attribute(name)
 
 
-class LocalPort(neutron_port.Port):
+class LocalPort(_Local, neutron_port.Port):
     """OS::Neutron::Port: an address and a MAC on a catalogue network."""
-
-    @classmethod
-    def is_service_available(cls, context: Any) -> tuple[bool, None]:
-        return True, None
-
-    def translation_rules(self, props: Any) -> list[Any]:
-        return [
-            r for r in super().translation_rules(props) if r.rule == r.REPLACE
-        ]
 
     def handle_create(self) -> None:
         network = _find("networks", self.properties[self.NETWORK])
@@ -452,9 +451,159 @@ class LocalPort(neutron_port.Port):
         return port.get(name)
 
 
+def _volume_file(volume_id: str) -> Path:
+    return _state() / "volumes" / f"{volume_id}.json"
+
+
+def load_volume(volume_id: str) -> dict[str, Any]:
+    """A volume made by LocalVolume."""
+    path = _volume_file(volume_id)
+    if not path.exists():
+        raise exception.EntityNotFound(entity="Volume", name=volume_id)
+    return dict(json.loads(path.read_text()))
+
+
+def _save_volume(vol: dict[str, Any]) -> None:
+    vol["status"] = "in-use" if vol["attachments"] else "available"
+    _volume_file(vol["id"]).write_text(json.dumps(vol))
+
+
+class LocalVolume(_Local, cinder_volume.CinderVolume):
+    """OS::Cinder::Volume: a sparse file on a loop device."""
+
+    def validate(self) -> Any:
+        return resource.Resource.validate(self)
+
+    def handle_create(self) -> str:
+        vol_id = str(uuid.uuid4())
+        image = _state() / "volumes" / f"{vol_id}.img"
+        loop = vmhost.volume_create(image, self.properties[self.SIZE] or 1)
+        self.resource_id_set(vol_id)
+        _save_volume(
+            {
+                "id": vol_id,
+                "name": self.properties[self.NAME]
+                or self.physical_resource_name(),
+                "size": self.properties[self.SIZE] or 1,
+                "loop": loop,
+                "image": str(image),
+                "attachments": [],
+                "bootable": "false",
+                "multiattach": False,
+                "encrypted": False,
+                "volume_type": "__DEFAULT__",
+            }
+        )
+        return vol_id
+
+    def check_create_complete(self, *args: Any) -> bool:
+        return True
+
+    def handle_delete(self) -> None:
+        if self.resource_id is None:
+            return
+        try:
+            vol = load_volume(self.resource_id)
+        except exception.EntityNotFound:
+            return
+        vmhost.volume_delete(Path(vol["image"]), vol["loop"])
+        _volume_file(self.resource_id).unlink()
+
+    def check_delete_complete(self, *args: Any) -> bool:
+        return True
+
+    def _show_resource(self) -> dict[str, Any]:
+        vol = load_volume(self.resource_id)
+        return {k: v for k, v in vol.items() if k not in ("loop", "image")}
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if self.resource_id is None:
+            return None
+        vol = self._show_resource()
+        if name == self.ATTACHMENTS:
+            return json.dumps(vol["attachments"])
+        if name == self.ATTACHMENTS_LIST:
+            return vol["attachments"]
+        if name == "display_name":
+            return vol["name"]
+        return vol.get(name)
+
+
+class LocalVolumeAttachment(_Local, cinder_volume.CinderVolumeAttachment):
+    """OS::Cinder::VolumeAttachment: the loop device as /dev/vdX."""
+
+    def _vm_dir(self) -> Path:
+        return _state() / "vms" / self.properties[self.INSTANCE_ID]
+
+    def handle_create(self) -> None:
+        vol = load_volume(self.properties[self.VOLUME_ID])
+        server_id = self.properties[self.INSTANCE_ID]
+        used = [a["device"] for a in vol["attachments"]]
+        others = _state() / "vms" / server_id / "devices"
+        used += others.read_text().split() if others.exists() else []
+        device = vmhost.attach(self._vm_dir(), vol["loop"], used)
+        others.write_text(" ".join([*used, device]))
+        attachment_id = str(uuid.uuid4())
+        vol["attachments"].append(
+            {
+                "id": vol["id"],
+                "attachment_id": attachment_id,
+                "volume_id": vol["id"],
+                "server_id": server_id,
+                "device": device,
+            }
+        )
+        _save_volume(vol)
+        self.resource_id_set(attachment_id)
+
+    def check_create_complete(self, *args: Any) -> bool:
+        return True
+
+    def handle_delete(self) -> None:
+        if self.resource_id is None:
+            return
+        try:
+            vol = load_volume(self.properties[self.VOLUME_ID])
+        except exception.EntityNotFound:
+            return
+        for att in [
+            a
+            for a in vol["attachments"]
+            if a["attachment_id"] == self.resource_id
+        ]:
+            vmhost.detach(self._vm_dir(), att["device"])
+            devices = self._vm_dir() / "devices"
+            if devices.exists():
+                left = devices.read_text().split()
+                devices.write_text(
+                    " ".join(d for d in left if d != att["device"])
+                )
+            vol["attachments"].remove(att)
+        _save_volume(vol)
+
+    def check_delete_complete(self, *args: Any) -> bool:
+        return True
+
+
+class VolumeConstraint(constraints.BaseCustomConstraint):
+    def validate_with_client(self, client: Any, value: str) -> None:
+        load_volume(value)
+
+
+class ServerConstraint(constraints.BaseCustomConstraint):
+    def validate_with_client(self, client: Any, value: str) -> None:
+        if not (_state() / "vms" / value / "spec.json").exists():
+            raise exception.EntityNotFound(entity="Server", name=value)
+
+
 def resource_mapping() -> dict[str, type]:
     """What heat-engine registers over its own classes."""
-    return {"OS::Nova::Server": LocalServer, "OS::Neutron::Port": LocalPort}
+    return {
+        "OS::Nova::Server": LocalServer,
+        "OS::Neutron::Port": LocalPort,
+        "OS::Cinder::Volume": LocalVolume,
+        "OS::Cinder::VolumeAttachment": LocalVolumeAttachment,
+    }
 
 
 def constraint_mapping() -> dict[str, type]:
@@ -466,4 +615,6 @@ def constraint_mapping() -> dict[str, type]:
         "nova.keypair": KeypairConstraint,
         "neutron.subnet": SubnetConstraint,
         "neutron.port": PortConstraint,
+        "cinder.volume": VolumeConstraint,
+        "nova.server": ServerConstraint,
     }
