@@ -189,6 +189,16 @@ class _Local:
         ]
 
 
+class _Immediate(_Local):
+    """A local resource done as soon as its handler returns."""
+
+    def check_create_complete(self, *args: Any) -> bool:
+        return True
+
+    def check_delete_complete(self, *args: Any) -> bool:
+        return True
+
+
 class LocalServer(_Local, server.Server):
     """OS::Nova::Server backed by a local VM."""
 
@@ -377,7 +387,7 @@ class LocalServer(_Local, server.Server):
         return super()._resolve_attribute(name)
 
 
-class LocalPort(_Local, neutron_port.Port):
+class LocalPort(_Immediate, neutron_port.Port):
     """OS::Neutron::Port: an address and a MAC on a catalogue network."""
 
     def handle_create(self) -> None:
@@ -405,9 +415,6 @@ class LocalPort(_Local, neutron_port.Port):
         self.resource_id_set(port["id"])
         _save_port(port)
 
-    def check_create_complete(self, *args: Any) -> bool:
-        return True
-
     def handle_delete(self) -> None:
         if self.resource_id is None:
             return
@@ -418,9 +425,6 @@ class LocalPort(_Local, neutron_port.Port):
         for fixed in port["fixed_ips"]:
             _release(fixed["ip_address"])
         _port_file(self.resource_id).unlink()
-
-    def check_delete_complete(self, check: Any) -> bool:
-        return True
 
     def _show_resource(self) -> dict[str, Any]:
         port = load_port(self.resource_id)
@@ -468,7 +472,7 @@ def _save_volume(vol: dict[str, Any]) -> None:
     _volume_file(vol["id"]).write_text(json.dumps(vol))
 
 
-class LocalVolume(_Local, cinder_volume.CinderVolume):
+class LocalVolume(_Immediate, cinder_volume.CinderVolume):
     """OS::Cinder::Volume: a sparse file on a loop device."""
 
     def validate(self) -> Any:
@@ -496,9 +500,6 @@ class LocalVolume(_Local, cinder_volume.CinderVolume):
         )
         return vol_id
 
-    def check_create_complete(self, *args: Any) -> bool:
-        return True
-
     def handle_delete(self) -> None:
         if self.resource_id is None:
             return
@@ -508,9 +509,6 @@ class LocalVolume(_Local, cinder_volume.CinderVolume):
             return
         vmhost.volume_delete(Path(vol["image"]), vol["loop"])
         _volume_file(self.resource_id).unlink()
-
-    def check_delete_complete(self, *args: Any) -> bool:
-        return True
 
     def _show_resource(self) -> dict[str, Any]:
         vol = load_volume(self.resource_id)
@@ -529,7 +527,7 @@ class LocalVolume(_Local, cinder_volume.CinderVolume):
         return vol.get(name)
 
 
-class LocalVolumeAttachment(_Local, cinder_volume.CinderVolumeAttachment):
+class LocalVolumeAttachment(_Immediate, cinder_volume.CinderVolumeAttachment):
     """OS::Cinder::VolumeAttachment: the loop device as /dev/vdX."""
 
     def _vm_dir(self) -> Path:
@@ -556,9 +554,6 @@ class LocalVolumeAttachment(_Local, cinder_volume.CinderVolumeAttachment):
         _save_volume(vol)
         self.resource_id_set(attachment_id)
 
-    def check_create_complete(self, *args: Any) -> bool:
-        return True
-
     def handle_delete(self) -> None:
         if self.resource_id is None:
             return
@@ -580,9 +575,6 @@ class LocalVolumeAttachment(_Local, cinder_volume.CinderVolumeAttachment):
                 )
             vol["attachments"].remove(att)
         _save_volume(vol)
-
-    def check_delete_complete(self, *args: Any) -> bool:
-        return True
 
 
 class VolumeConstraint(constraints.BaseCustomConstraint):
