@@ -1,0 +1,36 @@
+"""pytest fixtures for the local OpenStack (Keystone and Heat).
+
+Use from a conftest.py::
+
+    from vnfm.testing.cloudfixtures import local_cloud  # noqa: F401
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from vnfm.testing.openstack.cloud import LocalCloud
+
+
+@pytest.fixture(scope="session")
+def local_cloud(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[LocalCloud]:
+    """A running Keystone, heat-api and heat-engine, own databases and vhost.
+
+    A cloud that cannot be built or started fails the tests that use it:
+    tools/run-tests installs everything it needs.
+    """
+    cloud = LocalCloud(
+        tmp_path_factory.mktemp("localcloud"),
+        name=f"t{uuid.uuid4().hex[:8]}",
+        die_with_parent=True,
+    )
+    cloud.start(timeout=300)
+    try:
+        yield cloud
+    finally:
+        cloud.stop()
