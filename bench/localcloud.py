@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 from _harness import emit
-
 from heatclient import client as heat_client  # noqa: E402
 
 from vnfm.testing.openstack.cloud import LocalCloud  # noqa: E402

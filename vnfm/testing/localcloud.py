@@ -8,7 +8,8 @@ from pathlib import Path
 
 from vnfm.testing import daemoncli
 from vnfm.testing.openstack import build
-from vnfm.testing.openstack.cloud import CloudError, LocalCloud
+from vnfm.testing.openstack.cloud import CloudError
+from vnfm.testing.openstack.cloud import LocalCloud
 
 __all__ = ["LocalCloud", "main"]
 

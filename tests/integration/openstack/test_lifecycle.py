@@ -13,7 +13,8 @@ import pytest
 
 from vnfm.testing import procs
 from vnfm.testing.openstack import catalogue
-from vnfm.testing.openstack.cloud import CloudError, LocalCloud
+from vnfm.testing.openstack.cloud import CloudError
+from vnfm.testing.openstack.cloud import LocalCloud
 
 
 def _processes_using(state_dir: Path) -> list[str]:

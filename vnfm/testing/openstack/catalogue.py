@@ -46,7 +46,7 @@ def create(state_dir: Path, prefix: str) -> dict[str, Any]:
     block = vmhost.free_block(22)
     networks = {}
     for i, (name, cidr) in enumerate(
-        zip(NETWORKS, block.subnets(new_prefix=24))
+        zip(NETWORKS, block.subnets(new_prefix=24), strict=False)
     ):
         gateway = str(cidr.network_address + 1)
         bridge = bridge_name(prefix, i)

@@ -15,8 +15,12 @@ from typing import Any
 
 import requests
 
-from vnfm.testing import certs, procs
-from vnfm.testing.openstack import build, catalogue, files, identity
+from vnfm.testing import certs
+from vnfm.testing import procs
+from vnfm.testing.openstack import build
+from vnfm.testing.openstack import catalogue
+from vnfm.testing.openstack import files
+from vnfm.testing.openstack import identity
 
 _DAEMONS = ("keystone", "heat-engine", "heat-api")
 _WSGI_HOST = Path(__file__).resolve().with_name("wsgi_host.py")

@@ -92,7 +92,7 @@ def write_keystone_conf(lay: CloudLayout) -> Path:
 
 def write_heat_conf(lay: CloudLayout) -> Path:
     """heat.conf: Keystone auth (no noauth), trusts and a stack domain."""
-    auth = {
+    auth: dict[str, object] = {
         "auth_type": "password",
         "auth_url": lay.keystone_url,
         "username": HEAT_USER,

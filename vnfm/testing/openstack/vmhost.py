@@ -14,6 +14,7 @@ Needs root (it is run as root by the test machines).
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import os
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 #: Addresses of the local cloud: reserved for tests, never a private range.
-TEST_RANGE = ipaddress.ip_network("198.18.0.0/15")
+TEST_RANGE = ipaddress.IPv4Network("198.18.0.0/15")
 _OVERLAYS = ("etc", "home", "root", "var")
 
 
@@ -42,9 +43,10 @@ def _ip_quiet(*args: str) -> None:
 def check_in_test_range(cidr: str) -> ipaddress.IPv4Network:
     """``cidr`` as a network, refused unless inside 198.18.0.0/15."""
     net = ipaddress.ip_network(cidr, strict=False)
-    if not (net.version == 4 and net.subnet_of(TEST_RANGE)):  # type: ignore[arg-type]
+    if not (isinstance(net, ipaddress.IPv4Network)
+            and net.subnet_of(TEST_RANGE)):
         raise ValueError(f"{cidr} is outside the test range {TEST_RANGE}")
-    return net  # type: ignore[return-value]
+    return net
 
 
 # --- networks ---------------------------------------------------------------
@@ -77,7 +79,9 @@ def used_networks() -> list[ipaddress.IPv4Network]:
     for route in json.loads(out or "[]"):
         dst = route.get("dst", "")
         if dst and dst != "default":
-            nets.append(ipaddress.ip_network(dst, strict=False))
+            net = ipaddress.ip_network(dst, strict=False)
+            if isinstance(net, ipaddress.IPv4Network):
+                nets.append(net)
     return nets
 
 
@@ -255,10 +259,8 @@ def state(vm_dir: Path) -> str:
     VM's init has died."""
     spec = json.loads((vm_dir / "spec.json").read_text())
     pid = int((vm_dir / "pid").read_text())
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
     if not _alive(pid):
         return "ERROR"
     ip = spec["nics"][0]["ip"]
@@ -301,10 +303,8 @@ def _kill(pid: int, timeout: float) -> None:
             return
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
-            try:
+            with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
             if not _alive(pid):
                 return
             time.sleep(0.05)

@@ -10,6 +10,7 @@ is a VM of ``vmhost`` (network namespace, sshd).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import ipaddress
 import json
@@ -160,10 +161,8 @@ def _allocate(subnet: dict[str, Any], wanted: str | None) -> str:
 
 
 def _release(ip: str) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         (_state() / "ipam" / ip).unlink()
-    except FileNotFoundError:
-        pass
 
 
 def _cloud_config(user_data: str | None) -> dict[str, Any]:
