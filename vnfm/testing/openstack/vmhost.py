@@ -90,7 +90,7 @@ def free_block(prefix: int = 22) -> ipaddress.IPv4Network:
     used = used_networks()
     for block in TEST_RANGE.subnets(new_prefix=prefix):
         if not any(block.overlaps(u) for u in used):
-            return block  # type: ignore[return-value]
+            return block
     raise RuntimeError(f"no free /{prefix} left in {TEST_RANGE}")
 
 
