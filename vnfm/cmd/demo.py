@@ -198,15 +198,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f'$ export OS_AUTH_TYPE=none OS_ENDPOINT={server.endpoint}')
     try:
         if on_k8s:
-            from vnfm.cmd import demo_cnf  # noqa: PLC0415 - k8s only
+            from vnfm.cmd import (  # noqa: PLC0415 - k8s only
+                demo_cnf,
+                demo_cnf_update,
+            )
             k8s = demo.step('Start a local Kubernetes 1.20 control plane '
                             '(simulated kubelet)', demo_cnf.start_cluster,
                             state_dir, args.keep_running)
         demo.step('Start vnfm-all (API + conductor, SQLite, in-process bus)',
                   server.start)
         if k8s is not None:
-            demo_cnf.scenario(demo, k8s, demo_cnf.build_packages(
-                state_dir, args.samples))
+            cnf_csars = demo_cnf.build_packages(state_dir, args.samples)
+            vim_id = demo_cnf.scenario(demo, k8s, cnf_csars[:2])
+            demo_cnf_update.scenario(demo, k8s, cnf_csars[2:], vim_id)
         else:
             scenario(demo, csars)
     except StepFailed:
