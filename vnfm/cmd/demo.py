@@ -3,10 +3,11 @@
 
 It starts ``vnfm-all`` (API + conductor, SQLite, in-process bus) on a free
 port with a throw-away state directory, onboards the two sample packages,
-creates, instantiates (noop VIM), modifies (name, metadata and a new VNFD),
-terminates and deletes a VNF instance, and shows what the sample hook script
-recorded. Each command is printed with its output; the exit status is 0 only
-if every step had the expected outcome.
+creates, instantiates (noop VIM), scales to a level, stops and starts
+(operate), modifies (name, metadata and a new VNFD), terminates and deletes
+a VNF instance, and shows what the sample hook script recorded. Each
+command is printed with its output; the exit status is 0 only if every step
+had the expected outcome.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ _SAMPLES = next(
     (d for d in (Path(__file__).resolve().parents[2] / 'samples' / 'packages',
                  Path(sys.prefix) / 'share' / 'vnfm' / 'samples')
      if d.is_dir()), Path(sys.prefix) / 'share' / 'vnfm' / 'samples')
+# noop_vnf's instantiation_level_2 puts vdu1_aspect at its level 3.
+_LEVEL_REQUEST = {'instantiationLevelId': 'instantiation_level_2'}
+_LEVEL = 3
 _EXPECTED_HOOKS = ['instantiate_start', 'instantiate_end',
                    'modify_information_start', 'modify_information_end',
                    'terminate_start', 'terminate_end']
@@ -56,6 +60,31 @@ def _instantiate(demo: Demo, inst_id: str) -> None:
                 body, *V2)
     out = demo.cli('vnflcm', 'show', inst_id, *V2)
     demo.expect(out, 'Instantiation State', 'INSTANTIATED')
+
+
+def _info(demo: Demo, inst_id: str) -> dict:
+    return demo.server.get(f'/vnflcm/v2/vnf_instances/{inst_id}')[
+        'instantiatedVnfInfo']
+
+
+def _scale_to_level(demo: Demo, inst_id: str) -> None:
+    demo.run_http_op(inst_id, 'SCALE_TO_LEVEL', 'scale_to_level',
+                     _LEVEL_REQUEST)
+    status = _info(demo, inst_id).get('scaleStatus')
+    if status != [{'aspectId': 'vdu1_aspect', 'scaleLevel': _LEVEL}]:
+        raise StepFailed(f'scaleStatus is {status}, expected vdu1_aspect '
+                         f'at level {_LEVEL}')
+    print(f'--> ok: scaleStatus {json.dumps(status)}')
+
+
+def _operate(demo: Demo, inst_id: str) -> None:
+    for state in ('STOPPED', 'STARTED'):
+        demo.run_http_op(inst_id, 'OPERATE', 'operate',
+                         {'changeStateTo': state})
+        got = _info(demo, inst_id).get('vnfState')
+        if got != state:
+            raise StepFailed(f'vnfState is {got}, expected {state}')
+        print(f'--> ok: vnfState is {state}')
 
 
 def _modify(demo: Demo, inst_id: str, vnfd_v2: str) -> None:
@@ -116,6 +145,9 @@ def scenario(demo: Demo, csars: list[Path]) -> None:
     inst_id = demo.step('Create a VNF instance', _create, demo, vnfd_v1)
     demo.step('Instantiate it on the noop VIM (VNFM.NOOP.V_1)', _instantiate,
               demo, inst_id)
+    demo.step('Scale it to instantiation_level_2 (HTTP)', _scale_to_level,
+              demo, inst_id)
+    demo.step('Stop and start it (operate, HTTP)', _operate, demo, inst_id)
     demo.step('Modify its name, metadata and VNFD (to noop_vnf_v2)', _modify,
               demo, inst_id, vnfd_v2)
     demo.step('Terminate and delete it', _terminate_delete, demo, inst_id)
@@ -198,14 +230,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if on_k8s:
             from vnfm.cmd import demo_cnf  # noqa: PLC0415 - k8s only
+            from vnfm.cmd import demo_cnf_update  # noqa: PLC0415 - k8s only
             k8s = demo.step('Start a local Kubernetes 1.20 control plane '
                             '(simulated kubelet)', demo_cnf.start_cluster,
                             state_dir, args.keep_running)
         demo.step('Start vnfm-all (API + conductor, SQLite, in-process bus)',
                   server.start)
         if k8s is not None:
-            demo_cnf.scenario(demo, k8s, demo_cnf.build_packages(
-                state_dir, args.samples))
+            cnf_csars = demo_cnf.build_packages(state_dir, args.samples)
+            vim_id = demo_cnf.scenario(demo, k8s, cnf_csars[:2])
+            demo_cnf_update.scenario(demo, k8s, cnf_csars[2:], vim_id)
         else:
             scenario(demo, csars)
     except StepFailed:

@@ -3,8 +3,10 @@
 
 The cluster is registered with ``openstack vim register`` as the default
 Kubernetes VIM; the sample CNF (cnf_simple) is instantiated, scaled out,
-healed, moved to cnf_simple_v2 (new image) and terminated, and after each
-step kubectl shows the cluster side and the step checks that the
+healed, scaled to a level and to an instantiation level, stopped and
+started (operate; these two have no client command: HTTP, shown as curl),
+modified, moved to cnf_simple_v2 (new image) and terminated, and after
+each step kubectl shows the cluster side and the step checks that the
 instance's vnfcResourceInfo names exactly the live Pods.
 """
 
@@ -21,8 +23,17 @@ from vnfm.csar import build
 from vnfm.testing import demo_k8s
 
 NAMESPACE = 'vnfm-demo'
-PACKAGES = ('cnf_simple', 'cnf_simple_v2')
-_LABEL = 'vnfm.io/vnf-instance-id'
+# The lifecycle's two packages, then seed 003's (demo_cnf_update).
+PACKAGES = ('cnf_simple', 'cnf_simple_v2', 'cnf_update_v1',
+            'cnf_update_v2')
+LABEL = 'vnfm.io/vnf-instance-id'
+# Scale VNF to Level after the scale out (vdu1_aspect at level 1, 3 Pods):
+# (step title, ScaleVnfToLevelRequest, vdu1_aspect's level, Pods then).
+SCALE_TO_LEVEL = (
+    ('Scale to level: vdu1_aspect to level 2 (scaleInfo, HTTP)',
+     {'scaleInfo': [{'aspectId': 'vdu1_aspect', 'scaleLevel': 2}]}, 2, 4),
+    ('Scale to level: instantiation_level_1 (HTTP)',
+     {'instantiationLevelId': 'instantiation_level_1'}, 0, 2))
 
 
 def start_cluster(state_dir: Path, keep_running: bool = False
@@ -56,7 +67,7 @@ def keep_running_help(k8s: demo_k8s.DemoCluster) -> None:
 
 
 def build_packages(state_dir: Path, samples: Path) -> list[Path]:
-    """CSARs of the two CNF samples."""
+    """CSARs of the CNF samples (PACKAGES)."""
     out = []
     for name in PACKAGES:
         path = state_dir / f'{name}.zip'
@@ -65,7 +76,7 @@ def build_packages(state_dir: Path, samples: Path) -> list[Path]:
     return out
 
 
-def _kubectl(demo: Demo, k8s: demo_k8s.DemoCluster, *args: str) -> str:
+def kubectl(demo: Demo, k8s: demo_k8s.DemoCluster, *args: str) -> str:
     print('$ kubectl ' + ' '.join(args), flush=True)
     try:
         out = k8s.kubectl(*args)
@@ -75,12 +86,13 @@ def _kubectl(demo: Demo, k8s: demo_k8s.DemoCluster, *args: str) -> str:
     return out
 
 
-def _live_pods(k8s: demo_k8s.DemoCluster, inst_id: str) -> list[str]:
-    items = json.loads(k8s.kubectl('get', 'pods', '-n', NAMESPACE, '-l',
-                                   f'{_LABEL}={inst_id}', '-o',
+def live_pods(k8s: demo_k8s.DemoCluster, inst_id: str,
+              namespace: str = NAMESPACE) -> list[dict]:
+    """The instance's Pods not being deleted, as kubectl gives them."""
+    items = json.loads(k8s.kubectl('get', 'pods', '-n', namespace, '-l',
+                                   f'{LABEL}={inst_id}', '-o',
                                    'json'))['items']
-    return sorted(p['metadata']['name'] for p in items
-                  if not p['metadata'].get('deletionTimestamp'))
+    return [p for p in items if not p['metadata'].get('deletionTimestamp')]
 
 
 def _vnfcs(demo: Demo, inst_id: str, vdu: str | None = None
@@ -94,12 +106,14 @@ def _vnfcs(demo: Demo, inst_id: str, vdu: str | None = None
             if vdu in (None, e['vduId'])}
 
 
-def _check_pods(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
-                count: int) -> dict[str, str]:
-    """kubectl's view, and vnfcResourceInfo == the live Pods."""
-    _kubectl(demo, k8s, 'get', 'deployments,pods', '-n', NAMESPACE, '-l',
-             f'{_LABEL}={inst_id}')
-    vnfcs, live = _vnfcs(demo, inst_id), _live_pods(k8s, inst_id)
+def check_pods(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
+               count: int, namespace: str = NAMESPACE) -> dict[str, str]:
+    """kubectl's view, and vnfcResourceInfo == the ``count`` live Pods."""
+    kubectl(demo, k8s, 'get', 'deployments,pods', '-n', namespace, '-l',
+             f'{LABEL}={inst_id}')
+    vnfcs = _vnfcs(demo, inst_id)
+    live = sorted(p['metadata']['name']
+                  for p in live_pods(k8s, inst_id, namespace))
     if sorted(vnfcs.values()) != live or len(live) != count:
         raise StepFailed(f'vnfcResourceInfo names {sorted(vnfcs.values())}, '
                          f'the cluster has {live} (expected {count} Pods)')
@@ -130,13 +144,13 @@ def _instantiate(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
                 body, *V2)
     out = demo.cli('vnflcm', 'show', inst_id, *V2)
     demo.expect(out, 'Instantiation State', 'INSTANTIATED')
-    _check_pods(demo, k8s, inst_id, 2)
+    check_pods(demo, k8s, inst_id, 2)
 
 
 def _scale_out(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str) -> None:
     demo.run_op(inst_id, 'SCALE', 'vnflcm', 'scale', '--type', 'SCALE_OUT',
                 '--aspect-id', 'vdu1_aspect', inst_id, *V2)
-    _check_pods(demo, k8s, inst_id, 3)
+    check_pods(demo, k8s, inst_id, 3)
 
 
 def _heal(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str) -> None:
@@ -148,12 +162,47 @@ def _heal(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str) -> None:
                         if v['vnfcResourceInfoId'] == vnfc_id)
     demo.run_op(inst_id, 'HEAL', 'vnflcm', 'heal', inst_id,
                 '--vnfc-instance', vnfc_info_id, *V2)
-    after = _check_pods(demo, k8s, inst_id, 3)
+    after = check_pods(demo, k8s, inst_id, 3)
     if after.get(vnfc_id) in (None, pod):
         raise StepFailed(f'VNFC {vnfc_id} does not name a new Pod: '
                          f'{after.get(vnfc_id)}')
     print(f'--> ok: VNFC {vnfc_id} kept its id, Pod {pod} -> '
           f'{after[vnfc_id]}', flush=True)
+
+
+def _scale_level(demo: Demo, inst_id: str) -> list[dict]:
+    info = demo.server.get(f'/vnflcm/v2/vnf_instances/{inst_id}')[
+        'instantiatedVnfInfo']
+    print(f"--> scaleStatus {json.dumps(info.get('scaleStatus'))}",
+          flush=True)
+    return info.get('scaleStatus') or []
+
+
+def _scale_to_level(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
+                    body: dict, level: int, count: int) -> None:
+    demo.run_http_op(inst_id, 'SCALE_TO_LEVEL', 'scale_to_level', body)
+    status = _scale_level(demo, inst_id)
+    if status != [{'aspectId': 'vdu1_aspect', 'scaleLevel': level}]:
+        raise StepFailed(f'scaleStatus is {status}, expected vdu1_aspect '
+                         f'at level {level}')
+    check_pods(demo, k8s, inst_id, count)
+
+
+def _operate(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
+             body: dict, count: int) -> None:
+    demo.run_http_op(inst_id, 'OPERATE', 'operate', body)
+    state = demo.server.get(f'/vnflcm/v2/vnf_instances/{inst_id}')[
+        'instantiatedVnfInfo'].get('vnfState')
+    if state != body['changeStateTo']:
+        raise StepFailed(f'vnfState is {state}, expected '
+                         f"{body['changeStateTo']}")
+    print(f'--> ok: vnfState is {state}', flush=True)
+    replicas = kubectl(demo, k8s, 'get', 'deployment', 'vdu1', '-n',
+                       NAMESPACE, '-o', 'jsonpath={.spec.replicas}')
+    print(f'--> deployment vdu1 has {replicas.strip()} replicas', flush=True)
+    check_pods(demo, k8s, inst_id, count)
+    print('--> ok: ' + ('no Pod of the CNF runs' if count == 0 else
+                        f'its {count} Pods run again'), flush=True)
 
 
 def _modify(demo: Demo, inst_id: str) -> None:
@@ -174,20 +223,21 @@ def _change_package(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
                 inst_id, body, *V2)
     out = demo.cli('vnflcm', 'show', inst_id, *V2)
     demo.expect(out, 'VNFD ID', vnfd_v2)
-    image = _kubectl(demo, k8s, 'get', 'deployment', 'vdu1', '-n', NAMESPACE,
+    image = kubectl(demo, k8s, 'get', 'deployment', 'vdu1', '-n', NAMESPACE,
                      '-o', 'jsonpath={.spec.template.spec.containers[0]'
                      '.image}')
     if image.strip() != 'nginx:1.27':
         raise StepFailed(f'vdu1 runs {image!r}, expected nginx:1.27')
     print('--> ok: vdu1 rolled to nginx:1.27', flush=True)
-    _check_pods(demo, k8s, inst_id, 3)
+    check_pods(demo, k8s, inst_id, 2)
 
 
-def _terminate_delete(demo: Demo, k8s: demo_k8s.DemoCluster,
-                      inst_id: str) -> None:
+def terminate_delete(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
+                     namespace: str = NAMESPACE) -> None:
+    """Terminate, check nothing of the CNF is left, delete."""
     demo.run_op(inst_id, 'TERMINATE', 'vnflcm', 'terminate', inst_id, *V2)
-    left = _kubectl(demo, k8s, 'get', 'all,configmaps,secrets', '-n',
-                    NAMESPACE, '-l', f'{_LABEL}={inst_id}', '-o', 'name')
+    left = kubectl(demo, k8s, 'get', 'all,configmaps,secrets', '-n',
+                   namespace, '-l', f'{LABEL}={inst_id}', '-o', 'name')
     if left.strip():
         raise StepFailed(f'objects left: {left.split()}')
     print('--> ok: every object of the CNF is gone', flush=True)
@@ -195,8 +245,9 @@ def _terminate_delete(demo: Demo, k8s: demo_k8s.DemoCluster,
 
 
 def scenario(demo: Demo, k8s: demo_k8s.DemoCluster, csars: list[Path]
-             ) -> None:
-    """The CNF lifecycle, step by step; StepFailed at the first failure."""
+             ) -> str:
+    """The CNF lifecycle, step by step; StepFailed at the first failure.
+    The id of the VIM it registers."""
     vim_id = demo.step('Register the cluster as the default Kubernetes VIM',
                        _register, demo, k8s)
     _, vnfd_v1 = demo.step('Onboard the sample CNF cnf_simple', demo.onboard,
@@ -210,9 +261,18 @@ def scenario(demo: Demo, k8s: demo_k8s.DemoCluster, csars: list[Path]
               k8s, inst_id, vim_id)
     demo.step('Scale out vdu1_aspect', _scale_out, demo, k8s, inst_id)
     demo.step('Heal one VNFC', _heal, demo, k8s, inst_id)
+    for title, body, level, pods in SCALE_TO_LEVEL:
+        demo.step(title, _scale_to_level, demo, k8s, inst_id, body, level,
+                  pods)
+    demo.step('Operate: stop it (changeStateTo STOPPED, HTTP)', _operate,
+              demo, k8s, inst_id, {'changeStateTo': 'STOPPED',
+                                   'stopType': 'FORCEFUL'}, 0)
+    demo.step('Operate: start it again (changeStateTo STARTED, HTTP)',
+              _operate, demo, k8s, inst_id, {'changeStateTo': 'STARTED'}, 2)
     demo.step('Modify its name and metadata (vnflcm update)', _modify, demo,
               inst_id)
     demo.step('Change the package to cnf_simple_v2 (rolling update)',
               _change_package, demo, k8s, inst_id, vnfd_v2)
-    demo.step('Terminate and delete it', _terminate_delete, demo, k8s,
+    demo.step('Terminate and delete it', terminate_delete, demo, k8s,
               inst_id)
+    return vim_id

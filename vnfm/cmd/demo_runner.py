@@ -135,18 +135,37 @@ class VnfmAll:
     def get(self, path: str) -> Any:
         """GET ``path`` as JSON (Version 2.0.0 for /vnflcm/v2): a resource
         (dict) or a list of them, as the path says."""
-        req = urlrequest.Request(self.endpoint + path,
-                                 headers={'Version': '2.0.0',
-                                          'Accept': 'application/json'})
+        return self._request('GET', path)[1]
+
+    def post(self, path: str, body: dict) -> tuple[int, Any]:
+        """POST ``body`` as JSON to ``path``, printed as the curl command
+        that sends the same; (status, the JSON answer or None)."""
+        data = json.dumps(body)
+        print(f"$ curl -X POST -H 'Version: 2.0.0' -H 'Content-Type: "
+              f"application/json' -d '{data}' {self.endpoint}{path}",
+              flush=True)
+        status, answer = self._request('POST', path, data.encode())
+        print(f'HTTP {status}' + (f' {json.dumps(answer)}' if answer
+                                  else ''), flush=True)
+        return status, answer
+
+    def _request(self, method: str, path: str, data: bytes | None = None
+                 ) -> tuple[int, Any]:
+        headers = {'Version': '2.0.0', 'Accept': 'application/json'}
+        if data is not None:
+            headers['Content-Type'] = 'application/json'
+        req = urlrequest.Request(self.endpoint + path, data=data,
+                                 headers=headers, method=method)
         try:
             with urlrequest.urlopen(req, timeout=10) as resp:  # nosec B310
-                return json.loads(resp.read())
+                raw = resp.read()
+                return resp.status, json.loads(raw) if raw else None
         except urlerror.HTTPError as exc:
-            raise StepFailed(f'GET {path}: {exc.code} '
+            raise StepFailed(f'{method} {path}: {exc.code} '
                              f'{exc.read()[:500].decode(errors="replace")}'
                              ) from exc
         except (OSError, ValueError) as exc:
-            raise StepFailed(f'GET {path}: {exc}') from exc
+            raise StepFailed(f'{method} {path}: {exc}') from exc
 
     def stop(self) -> int | None:
         """SIGTERM vnfm-all, wait for it; return its exit status."""
@@ -248,20 +267,40 @@ class Demo:
     def run_op(self, inst_id: str, operation: str, *args: str) -> None:
         """Run an LCM command, wait for its op occurrence, show it
         COMPLETED."""
-        path = ('/vnflcm/v2/vnf_lcm_op_occs'
-                f'?filter=(eq,vnfInstanceId,{inst_id})')
-        before = {op['id'] for op in self.server.get(path)}
+        before = self._op_ids(inst_id)
         self.cli(*args)
+        self._completed(inst_id, operation, before)
+
+    def run_http_op(self, inst_id: str, operation: str, task: str,
+                    body: dict) -> None:
+        """POST /vnflcm/v2/vnf_instances/{id}/{task} (no client command
+        for it), wait for its op occurrence, show it COMPLETED."""
+        before = self._op_ids(inst_id)
+        status, _ = self.server.post(
+            f'/vnflcm/v2/vnf_instances/{inst_id}/{task}', body)
+        if status != 202:
+            raise StepFailed(f'POST {task} answered {status}, expected 202')
+        self._completed(inst_id, operation, before)
+
+    def _op_ids(self, inst_id: str) -> set[str]:
+        return {op['id'] for op in self.server.get(_ops_of(inst_id))}
+
+    def _completed(self, inst_id: str, operation: str,
+                   before: set[str]) -> None:
         print(f'... waiting for the {operation} operation (polling GET '
               '/vnflcm/v2/vnf_lcm_op_occs)', flush=True)
 
         def finished() -> str | None:
-            for op in self.server.get(path):
+            for op in self.server.get(_ops_of(inst_id)):
                 if (op['id'] not in before and op['operation'] == operation
                         and op['operationState'] in _FINAL_OP_STATES):
                     return op['id']
             return None
 
-        op_id = wait(f'the {operation} op occurrence', finished)
+        op_id = wait(f'the {operation} op occurrence', finished, 90)
         out = self.cli('vnflcm', 'op', 'show', op_id, *V2)
         self.expect(out, 'Operation State', 'COMPLETED')
+
+
+def _ops_of(inst_id: str) -> str:
+    return f'/vnflcm/v2/vnf_lcm_op_occs?filter=(eq,vnfInstanceId,{inst_id})'
