@@ -69,7 +69,7 @@ class ConductorService:
             ('sweep', CONF.conductor.sweep_interval, self.sweep),
             ('notify', CONF.notifications.interval, self.notify),
             ('cancel', CONF.conductor.cancel_poll_interval,
-             functools.partial(cancel.kill_forceful, self.host))]
+             functools.partial(cancel.kill_forceful, self.owner))]
         if CONF.kubernetes.sync_interval > 0:
             tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
         for name, interval, task in tasks:

@@ -57,11 +57,12 @@ def as_cancelled(op_id: str, error: exceptions.VnfmError
     return _cancelled(op, f'(what was running then: {error.detail})')
 
 
-def kill_forceful(host: str) -> int:
-    """Kill the running hooks of the ops ``host`` holds that have a
-    FORCEFUL cancel pending; how many were killed (the cancel poller)."""
+def kill_forceful(owner: str) -> int:
+    """Kill the running hooks of the ops ``owner`` (this conductor process)
+    holds that have a FORCEFUL cancel pending; how many were killed (the
+    cancel poller)."""
     killed = 0
-    for op in db.op_list({'owner': host, 'is_cancel_pending': True,
+    for op in db.op_list({'owner': owner, 'is_cancel_pending': True,
                           'cancel_mode': 'FORCEFUL',
                           'operation_state': _RUNNING}, columns=['id']):
         n = processes.kill(op['id'])
