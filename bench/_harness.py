@@ -37,24 +37,32 @@ V2 = {'Version': '2.0.0'}
 FINAL_OP_STATES = ('COMPLETED', 'FAILED_TEMP', 'FAILED', 'ROLLED_BACK')
 
 # Production defaults for the conductor (VnfmServices tunes them for tests).
-_CONDUCTOR_DEFAULTS = {'lease_seconds': 30, 'heartbeat_interval': 5,
-                       'sweep_interval': 5, 'unclaimed_grace_seconds': 10}
+_CONDUCTOR_DEFAULTS = {
+    'lease_seconds': 30,
+    'heartbeat_interval': 5,
+    'sweep_interval': 5,
+    'unclaimed_grace_seconds': 10,
+}
 
 
 def script_sha256() -> str:
     """SHA-256 of the sample's hook script (allow-listed in the services)."""
     return hashlib.sha256(
-        (SAMPLE / 'Scripts' / 'record_hook.py').read_bytes()).hexdigest()
+        (SAMPLE / 'Scripts' / 'record_hook.py').read_bytes()
+    ).hexdigest()
 
 
 @contextlib.contextmanager
 def services(conductors: int = 1) -> Iterator[VnfmServices]:
     """vnfm-api and ``conductors`` conductors on a fresh vhost and database."""
     work = Path(tempfile.mkdtemp(prefix='vnfm-bench-'))
-    svc = VnfmServices(work, conf={
-        'conductor': dict(_CONDUCTOR_DEFAULTS),
-        'mgmt_driver': {'allowed_script_sha256': script_sha256()},
-    })
+    svc = VnfmServices(
+        work,
+        conf={
+            'conductor': dict(_CONDUCTOR_DEFAULTS),
+            'mgmt_driver': {'allowed_script_sha256': script_sha256()},
+        },
+    )
     try:
         svc.start(conductors=conductors)
         yield svc
@@ -73,8 +81,13 @@ class Client:
         host, port = base_url.split('//', 1)[1].split(':')
         self.conn = http.client.HTTPConnection(host, int(port), timeout=60)
 
-    def request(self, method: str, path: str, body: bytes | dict | None = None,
-                headers: dict | None = None) -> tuple[int, dict, bytes]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | dict | None = None,
+        headers: dict | None = None,
+    ) -> tuple[int, dict, bytes]:
         """Send one request; (status, headers, body bytes)."""
         hdrs = dict(headers or {})
         if isinstance(body, dict):
@@ -85,8 +98,14 @@ class Client:
         data = resp.read()
         return resp.status, dict(resp.getheaders()), data
 
-    def json(self, method: str, path: str, body: dict | None = None,
-             headers: dict | None = None, expect: int = 200):
+    def json(
+        self,
+        method: str,
+        path: str,
+        body: dict | None = None,
+        headers: dict | None = None,
+        expect: int = 200,
+    ):
         """Send one request expecting ``expect``; the decoded JSON body."""
         status, _, data = self.request(method, path, body, headers)
         if status != expect:
@@ -98,8 +117,9 @@ class Client:
         self.conn.close()
 
 
-def make_package(descriptor_id: str | None = None, hooks: bool = True,
-                 pad_to: int = 0) -> tuple[bytes, str]:
+def make_package(
+    descriptor_id: str | None = None, hooks: bool = True, pad_to: int = 0
+) -> tuple[bytes, str]:
     """The sample CSAR with a fresh VNFD id; (zip bytes, vnfdId).
 
     ``hooks=False`` drops the Vnflcm interface and the script; ``pad_to``
@@ -110,8 +130,9 @@ def make_package(descriptor_id: str | None = None, hooks: bool = True,
         src = Path(tmp) / 'pkg'
         shutil.copytree(SAMPLE, src)
         for path in (src / 'Definitions').glob('*.yaml'):
-            path.write_text(path.read_text().replace(SAMPLE_DESCRIPTOR_ID,
-                                                     descriptor_id))
+            path.write_text(
+                path.read_text().replace(SAMPLE_DESCRIPTOR_ID, descriptor_id)
+            )
         if not hooks:
             _drop_hooks(src)
         data = build_csar(str(src))
@@ -134,16 +155,20 @@ def _drop_hooks(src: Path) -> None:
     shutil.rmtree(src / 'Scripts')
 
 
-def onboard(client: Client, data: bytes, timeout: float = 30.0
-            ) -> tuple[str, float]:
+def onboard(
+    client: Client, data: bytes, timeout: float = 30.0
+) -> tuple[str, float]:
     """Create and upload a package, wait for ONBOARDED; (id, ms from the
     start of the upload to ONBOARDED seen)."""
     pkg = client.json('POST', '/vnfpkgm/v1/vnf_packages', {}, expect=201)
-    path = f"/vnfpkgm/v1/vnf_packages/{pkg['id']}"
+    path = f'/vnfpkgm/v1/vnf_packages/{pkg["id"]}'
     start = time.perf_counter()
     status, _, body = client.request(
-        'PUT', path + '/package_content', data,
-        {'Content-Type': 'application/zip'})
+        'PUT',
+        path + '/package_content',
+        data,
+        {'Content-Type': 'application/zip'},
+    )
     if status != 202:
         raise RuntimeError(f'upload: {status} {body[:500]!r}')
     deadline = start + timeout
@@ -158,9 +183,13 @@ def onboard(client: Client, data: bytes, timeout: float = 30.0
 
 def create_instance(client: Client, vnfd_id: str) -> str:
     """POST a VNF instance; its id."""
-    return client.json('POST', '/vnflcm/v2/vnf_instances',
-                       {'vnfdId': vnfd_id, 'vnfInstanceName': 'bench'},
-                       V2, expect=201)['id']
+    return client.json(
+        'POST',
+        '/vnflcm/v2/vnf_instances',
+        {'vnfdId': vnfd_id, 'vnfInstanceName': 'bench'},
+        V2,
+        expect=201,
+    )['id']
 
 
 def percentiles(ms: list[float]) -> dict[str, float]:
@@ -170,9 +199,13 @@ def percentiles(ms: list[float]) -> dict[str, float]:
     def pct(p: float) -> float:
         return round(s[min(len(s) - 1, int(p * len(s)))], 2)
 
-    return {'n': len(s), 'p50_ms': round(statistics.median(s), 2),
-            'p90_ms': pct(0.90), 'p99_ms': pct(0.99),
-            'max_ms': round(s[-1], 2)}
+    return {
+        'n': len(s),
+        'p50_ms': round(statistics.median(s), 2),
+        'p90_ms': pct(0.90),
+        'p99_ms': pct(0.99),
+        'max_ms': round(s[-1], 2),
+    }
 
 
 def emit(figures: dict) -> None:

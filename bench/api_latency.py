@@ -42,9 +42,12 @@ def _sequential_list(url: str, rounds: int) -> dict:
     return percentiles(ms)
 
 
-def _concurrent(url: str, clients: int, duration: float,
-                work: Callable[[Client], list[float]]
-                ) -> tuple[list[float], float]:
+def _concurrent(
+    url: str,
+    clients: int,
+    duration: float,
+    work: Callable[[Client], list[float]],
+) -> tuple[list[float], float]:
     """Run ``work`` in ``clients`` threads until ``duration`` passes;
     (all latencies, wall seconds)."""
     barrier = threading.Barrier(clients + 1)
@@ -61,8 +64,9 @@ def _concurrent(url: str, clients: int, duration: float,
             results[i].extend(work(client))
         client.close()
 
-    threads = [threading.Thread(target=loop, args=(i,))
-               for i in range(clients)]
+    threads = [
+        threading.Thread(target=loop, args=(i,)) for i in range(clients)
+    ]
     for t in threads:
         t.start()
     barrier.wait()
@@ -74,8 +78,10 @@ def _concurrent(url: str, clients: int, duration: float,
 
 
 def _fill(url: str, vnfd_id: str, count: int, clients: int) -> None:
-    per = [count // clients + (1 if i < count % clients else 0)
-           for i in range(clients)]
+    per = [
+        count // clients + (1 if i < count % clients else 0)
+        for i in range(clients)
+    ]
 
     def make(n: int) -> None:
         client = Client(url)
@@ -90,8 +96,13 @@ def _fill(url: str, vnfd_id: str, count: int, clients: int) -> None:
         t.join()
 
 
-def run(svc, total: int = 1000, small: int = 100, clients: int = 4,
-        duration: float = 5.0) -> dict:
+def run(
+    svc,
+    total: int = 1000,
+    small: int = 100,
+    clients: int = 4,
+    duration: float = 5.0,
+) -> dict:
     """Run the API benchmarks against the services ``svc``."""
     url = svc.api_url
     client = Client(url)
@@ -104,8 +115,9 @@ def run(svc, total: int = 1000, small: int = 100, clients: int = 4,
     if listed != total:
         raise RuntimeError(f'listed {listed} instances, expected {total}')
     one_conn_1000 = _sequential_list(url, 30)
-    ms, wall = _concurrent(url, clients, duration,
-                           lambda c: [_timed(c, 'GET', LIST, 200)])
+    ms, wall = _concurrent(
+        url, clients, duration, lambda c: [_timed(c, 'GET', LIST, 200)]
+    )
 
     def pair(c: Client) -> list[float]:
         start = time.perf_counter()
@@ -118,12 +130,16 @@ def run(svc, total: int = 1000, small: int = 100, clients: int = 4,
     return {
         'list_100_one_connection': one_conn_100,
         'list_1000_one_connection': one_conn_1000,
-        'list_1000_concurrent': {'clients': clients,
-                                 'req_per_s': round(len(ms) / wall, 1),
-                                 **percentiles(ms)},
-        'create_delete': {'clients': clients,
-                          'pairs_per_s': round(len(pairs) / pair_wall, 1),
-                          **percentiles(pairs)},
+        'list_1000_concurrent': {
+            'clients': clients,
+            'req_per_s': round(len(ms) / wall, 1),
+            **percentiles(ms),
+        },
+        'create_delete': {
+            'clients': clients,
+            'pairs_per_s': round(len(pairs) / pair_wall, 1),
+            **percentiles(pairs),
+        },
     }
 
 

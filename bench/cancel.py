@@ -21,10 +21,12 @@ from _harness import onboard
 from _harness import percentiles
 from _harness import services
 
-HOOK_SLEEP = 20.0       # FORCEFUL: never waited for
+HOOK_SLEEP = 20.0  # FORCEFUL: never waited for
 GRACEFUL_SLEEP = 2.0
-INSTANTIATE = {'flavourId': 'simple',
-               'vimConnectionInfo': {'vim1': {'vimType': 'VNFM.NOOP.V_1'}}}
+INSTANTIATE = {
+    'flavourId': 'simple',
+    'vimConnectionInfo': {'vim1': {'vimType': 'VNFM.NOOP.V_1'}},
+}
 
 
 def _state(client: Client, path: str) -> dict:
@@ -45,22 +47,33 @@ def _wait(client: Client, path: str, until, timeout: float = 60.0) -> dict:
 def _one(client: Client, vnfd_id: str, mode: str, sleep: float) -> float:
     """ms from the cancel's 202 to FAILED_TEMP."""
     inst = create_instance(client, vnfd_id)
-    body = dict(INSTANTIATE, additionalParams={
-        'hook_sleep': {'instantiate_start': sleep}})
+    body = dict(
+        INSTANTIATE,
+        additionalParams={'hook_sleep': {'instantiate_start': sleep}},
+    )
     _, headers, _ = client.request(
-        'POST', f'/vnflcm/v2/vnf_instances/{inst}/instantiate', body,
-        {**V2, 'Content-Type': 'application/json'})
+        'POST',
+        f'/vnflcm/v2/vnf_instances/{inst}/instantiate',
+        body,
+        {**V2, 'Content-Type': 'application/json'},
+    )
     path = parse.urlsplit(headers['Location']).path
     _wait(client, path, lambda op: op['operationState'] == 'PROCESSING')
     time.sleep(0.5)  # inside the hook's sleep
     status, _, data = client.request(
-        'POST', path + '/cancel', {'cancelMode': mode},
-        {**V2, 'Content-Type': 'application/json'})
+        'POST',
+        path + '/cancel',
+        {'cancelMode': mode},
+        {**V2, 'Content-Type': 'application/json'},
+    )
     start = time.perf_counter()
     if status != 202:
         raise RuntimeError(f'cancel: {status} {data[:300]!r}')
-    op = _wait(client, path, lambda op: op['operationState'] not in (
-        'STARTING', 'PROCESSING'))
+    op = _wait(
+        client,
+        path,
+        lambda op: op['operationState'] not in ('STARTING', 'PROCESSING'),
+    )
     ms = (time.perf_counter() - start) * 1000
     if op['operationState'] != 'FAILED_TEMP':
         raise RuntimeError(f'cancel ended {op["operationState"]}')
@@ -72,14 +85,19 @@ def run(svc, rounds: int = 6) -> dict:
     client = Client(svc.api_url)
     data, vnfd_id = make_package(hooks=True)
     onboard(client, data)
-    forceful = [_one(client, vnfd_id, 'FORCEFUL', HOOK_SLEEP)
-                for _ in range(rounds)]
-    graceful = [_one(client, vnfd_id, 'GRACEFUL', GRACEFUL_SLEEP)
-                for _ in range(rounds)]
+    forceful = [
+        _one(client, vnfd_id, 'FORCEFUL', HOOK_SLEEP) for _ in range(rounds)
+    ]
+    graceful = [
+        _one(client, vnfd_id, 'GRACEFUL', GRACEFUL_SLEEP)
+        for _ in range(rounds)
+    ]
     client.close()
-    return {'forceful_202_to_failed_temp_ms': percentiles(forceful),
-            'graceful_202_to_failed_temp_ms': percentiles(graceful),
-            'graceful_hook_sleep_left_ms': (GRACEFUL_SLEEP - 0.5) * 1000}
+    return {
+        'forceful_202_to_failed_temp_ms': percentiles(forceful),
+        'graceful_202_to_failed_temp_ms': percentiles(graceful),
+        'graceful_hook_sleep_left_ms': (GRACEFUL_SLEEP - 0.5) * 1000,
+    }
 
 
 def main() -> None:

@@ -51,14 +51,24 @@ LABEL = 'vnfm.io/vnf-instance-id'
 
 # -- the generated CNF ------------------------------------------------------
 
+
 def _deployment(name: str, replicas: int) -> dict:
     labels = {'app': name}
-    return {'apiVersion': 'apps/v1', 'kind': 'Deployment',
-            'metadata': {'name': name},
-            'spec': {'replicas': replicas, 'selector': {'matchLabels': labels},
-                     'template': {'metadata': {'labels': labels}, 'spec': {
-                         'containers': [{'name': 'web',
-                                         'image': 'nginx:1.25'}]}}}}
+    return {
+        'apiVersion': 'apps/v1',
+        'kind': 'Deployment',
+        'metadata': {'name': name},
+        'spec': {
+            'replicas': replicas,
+            'selector': {'matchLabels': labels},
+            'template': {
+                'metadata': {'labels': labels},
+                'spec': {
+                    'containers': [{'name': 'web', 'image': 'nginx:1.25'}]
+                },
+            },
+        },
+    }
 
 
 def make_package(workloads: int, replicas: int) -> tuple[bytes, str, list]:
@@ -81,18 +91,28 @@ def make_package(workloads: int, replicas: int) -> tuple[bytes, str, list]:
             vdu, name = f'VDU{i}', f'vdu{i}'
             nodes[vdu] = {
                 'type': 'tosca.nodes.nfv.Vdu.OsContainerDeployableUnit',
-                'properties': {'name': name, 'description': f'workload {i}',
-                               'vdu_profile': {
-                                   'min_number_of_instances': replicas,
-                                   'max_number_of_instances': replicas}}}
-            policies.append({f'{vdu}_initial_delta': {
-                'type': 'tosca.policies.nfv.VduInitialDelta',
-                'properties': {'initial_delta': {
-                    'number_of_instances': replicas}},
-                'targets': [vdu]}})
+                'properties': {
+                    'name': name,
+                    'description': f'workload {i}',
+                    'vdu_profile': {
+                        'min_number_of_instances': replicas,
+                        'max_number_of_instances': replicas,
+                    },
+                },
+            }
+            policies.append(
+                {
+                    f'{vdu}_initial_delta': {
+                        'type': 'tosca.policies.nfv.VduInitialDelta',
+                        'properties': {
+                            'initial_delta': {'number_of_instances': replicas}
+                        },
+                        'targets': [vdu],
+                    }
+                }
+            )
             rel = f'Files/kubernetes/{name}.yaml'
-            (src / rel).write_text(yaml.safe_dump(_deployment(name,
-                                                              replicas)))
+            (src / rel).write_text(yaml.safe_dump(_deployment(name, replicas)))
             files.append(rel)
         df['topology_template']['node_templates'] = nodes
         df['topology_template']['policies'] = policies
@@ -102,12 +122,14 @@ def make_package(workloads: int, replicas: int) -> tuple[bytes, str, list]:
 
 # -- watching the cluster ----------------------------------------------------
 
+
 class Recorder:
     """Watches a namespace's Pods, ReplicaSets and Deployments; records
     when each Pod first became Ready and when each object was deleted."""
 
-    def __init__(self, api_client: kubernetes.client.ApiClient,
-                 namespace: str) -> None:
+    def __init__(
+        self, api_client: kubernetes.client.ApiClient, namespace: str
+    ) -> None:
         self.core = kubernetes.client.CoreV1Api(api_client)
         self.apps = kubernetes.client.AppsV1Api(api_client)
         self.namespace = namespace
@@ -116,14 +138,14 @@ class Recorder:
         self.deleting: dict[str, float] = {}
         self.deleted: dict[str, float] = {}
         self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._run, args=(fn, kind),
-                                          daemon=True)
-                         for fn, kind in (
-                             (self.core.list_namespaced_pod, 'Pod'),
-                             (self.apps.list_namespaced_replica_set,
-                              'ReplicaSet'),
-                             (self.apps.list_namespaced_deployment,
-                              'Deployment'))]
+        self._threads = [
+            threading.Thread(target=self._run, args=(fn, kind), daemon=True)
+            for fn, kind in (
+                (self.core.list_namespaced_pod, 'Pod'),
+                (self.apps.list_namespaced_replica_set, 'ReplicaSet'),
+                (self.apps.list_namespaced_deployment, 'Deployment'),
+            )
+        ]
         self._started = threading.Barrier(len(self._threads) + 1)
 
     def __enter__(self) -> Recorder:
@@ -143,8 +165,11 @@ class Recorder:
         while not self._stop.is_set():
             try:
                 for event in kubernetes.watch.Watch().stream(
-                        list_fn, self.namespace, resource_version=rv,
-                        timeout_seconds=1):
+                    list_fn,
+                    self.namespace,
+                    resource_version=rv,
+                    timeout_seconds=1,
+                ):
                     self._record(kind, event['type'], event['object'])
                     rv = event['object'].metadata.resource_version
             except urllib3.exceptions.HTTPError:
@@ -159,12 +184,14 @@ class Recorder:
         if event == 'DELETED':
             self.deleted.setdefault(key, now)
         if kind == 'Pod' and any(
-                c.type == 'Ready' and c.status == 'True'
-                for c in (obj.status.conditions or [])):
+            c.type == 'Ready' and c.status == 'True'
+            for c in (obj.status.conditions or [])
+        ):
             self.ready.setdefault(key, now)
 
 
 # -- the API path -----------------------------------------------------------
+
 
 def _epoch(iso: str) -> float:
     value = datetime.datetime.strptime(iso, '%Y-%m-%dT%H:%M:%S.%fZ')
@@ -176,8 +203,11 @@ def run_op(client: Client, inst: str, action: str, body: dict) -> dict:
     posted (epoch seconds)."""
     posted = time.time()
     status, headers, data = client.request(
-        'POST', f'/vnflcm/v2/vnf_instances/{inst}/{action}', body,
-        {**V2, 'Content-Type': 'application/json'})
+        'POST',
+        f'/vnflcm/v2/vnf_instances/{inst}/{action}',
+        body,
+        {**V2, 'Content-Type': 'application/json'},
+    )
     if status != 202:
         raise RuntimeError(f'{action}: {status} {data[:300]!r}')
     path = parse.urlsplit(headers['Location']).path
@@ -190,8 +220,9 @@ def run_op(client: Client, inst: str, action: str, body: dict) -> dict:
             raise RuntimeError(f'{action} of {inst} still running')
         time.sleep(0.005)
     if op['operationState'] != 'COMPLETED':
-        raise RuntimeError(f"{action} ended {op['operationState']}: "
-                           f"{op.get('error')}")
+        raise RuntimeError(
+            f'{action} ended {op["operationState"]}: {op.get("error")}'
+        )
     op['_posted'] = posted
     op['_completed'] = _epoch(op['stateEnteredTime'])
     return op
@@ -199,8 +230,7 @@ def run_op(client: Client, inst: str, action: str, body: dict) -> dict:
 
 def k8s_requests(svc: VnfmServices, op_id: str) -> int | None:
     """Kubernetes API requests the driver made in the op (from its work)."""
-    rows = svc.sql('SELECT work FROM vnf_lcm_op_occs WHERE id = %s',
-                   (op_id,))
+    rows = svc.sql('SELECT work FROM vnf_lcm_op_occs WHERE id = %s', (op_id,))
     work = rows[0][0] if rows else None
     infra = ((work or {}).get('steps') or {}).get('infra') or {}
     return ((infra.get('result') or {}).get('work') or {}).get('requests')
@@ -213,67 +243,86 @@ def new_namespace(cluster: LocalCluster) -> str:
 
 def vim_of(cluster: LocalCluster) -> dict:
     """Inline vimConnectionInfo of the local cluster."""
-    return {'vim1': {
-        'vimId': 'local', 'vimType': 'ETSINFV.KUBERNETES.V_1',
-        'interfaceInfo': {'endpoint': cluster.endpoint,
-                          'ssl_ca_cert': cluster.ca_cert_path.read_text()},
-        'accessInfo': {'bearer_token': cluster.admin_token}}}
+    return {
+        'vim1': {
+            'vimId': 'local',
+            'vimType': 'ETSINFV.KUBERNETES.V_1',
+            'interfaceInfo': {
+                'endpoint': cluster.endpoint,
+                'ssl_ca_cert': cluster.ca_cert_path.read_text(),
+            },
+            'accessInfo': {'bearer_token': cluster.admin_token},
+        }
+    }
 
 
 def lifecycle(ctx: dict, vnfd_id: str, files: list[str]) -> dict:
     """Instantiate then terminate one CNF in a fresh namespace; figures."""
     client, cluster, svc = ctx['client'], ctx['cluster'], ctx['svc']
     ns = new_namespace(cluster)
-    inst = client.json('POST', '/vnflcm/v2/vnf_instances',
-                       {'vnfdId': vnfd_id}, V2, expect=201)['id']
-    body = {'flavourId': 'simple', 'vimConnectionInfo': vim_of(cluster),
-            'additionalParams': {'lcm-kubernetes-def-files': files,
-                                 'namespace': ns}}
+    inst = client.json(
+        'POST', '/vnflcm/v2/vnf_instances', {'vnfdId': vnfd_id}, V2, expect=201
+    )['id']
+    body = {
+        'flavourId': 'simple',
+        'vimConnectionInfo': vim_of(cluster),
+        'additionalParams': {
+            'lcm-kubernetes-def-files': files,
+            'namespace': ns,
+        },
+    }
     with Recorder(ctx['kube'], ns) as rec:
         inst_op = run_op(client, inst, 'instantiate', body)
         ready, created = dict(rec.ready), dict(rec.created)
         term_op = run_op(client, inst, 'terminate', ctx['terminate'])
         gone, deleting = dict(rec.deleted), dict(rec.deleting)
     ctx['core'].delete_namespace(ns)
-    return {'pods': len(ready),
-            'instantiate': _instantiate_figures(svc, inst_op, ready, created),
-            'terminate': _terminate_figures(svc, term_op, gone, deleting)}
+    return {
+        'pods': len(ready),
+        'instantiate': _instantiate_figures(svc, inst_op, ready, created),
+        'terminate': _terminate_figures(svc, term_op, gone, deleting),
+    }
 
 
 def _of(kind: str, times: dict[str, float]) -> list[float]:
     return [t for k, t in times.items() if k.startswith(f'{kind}/')]
 
 
-def _instantiate_figures(svc: VnfmServices, op: dict, ready: dict,
-                         created: dict) -> dict:
+def _instantiate_figures(
+    svc: VnfmServices, op: dict, ready: dict, created: dict
+) -> dict:
     """vnfm's own time: from the POST until it created the last workload,
     and from the last Pod Ready until COMPLETED (the rest is Kubernetes:
     controllers, scheduler, the kubelet's readiness delay)."""
     applied = max(_of('Deployment', created)) - op['_posted']
     tail = op['_completed'] - max(ready.values())
-    return {'wall_s': op['_completed'] - op['_posted'],
-            'post_to_last_workload_created_s': applied,
-            'last_pod_ready_to_completed_s': tail,
-            'vnfm_own_s': applied + tail,
-            'k8s_requests': k8s_requests(svc, op['id'])}
+    return {
+        'wall_s': op['_completed'] - op['_posted'],
+        'post_to_last_workload_created_s': applied,
+        'last_pod_ready_to_completed_s': tail,
+        'vnfm_own_s': applied + tail,
+        'k8s_requests': k8s_requests(svc, op['id']),
+    }
 
 
-def _terminate_figures(svc: VnfmServices, op: dict, gone: dict,
-                       deleting: dict) -> dict:
+def _terminate_figures(
+    svc: VnfmServices, op: dict, gone: dict, deleting: dict
+) -> dict:
     """vnfm's own time: from the POST until the last workload was being
     deleted, and from the last object gone until COMPLETED (the rest is
     Kubernetes' garbage collector)."""
     asked = max(_of('Deployment', deleting)) - op['_posted']
     tail = op['_completed'] - max(gone.values())
-    return {'wall_s': op['_completed'] - op['_posted'],
-            'post_to_last_workload_deleting_s': asked,
-            'post_to_first_pod_gone_s':
-                min(_of('Pod', gone)) - op['_posted'],
-            'last_pod_gone_to_completed_s':
-                op['_completed'] - max(_of('Pod', gone)),
-            'last_object_gone_to_completed_s': tail,
-            'vnfm_own_s': asked + tail,
-            'k8s_requests': k8s_requests(svc, op['id'])}
+    return {
+        'wall_s': op['_completed'] - op['_posted'],
+        'post_to_last_workload_deleting_s': asked,
+        'post_to_first_pod_gone_s': min(_of('Pod', gone)) - op['_posted'],
+        'last_pod_gone_to_completed_s': op['_completed']
+        - max(_of('Pod', gone)),
+        'last_object_gone_to_completed_s': tail,
+        'vnfm_own_s': asked + tail,
+        'k8s_requests': k8s_requests(svc, op['id']),
+    }
 
 
 def _rounded(value):
@@ -285,8 +334,10 @@ def _rounded(value):
 
 
 def _summary(values: list[float]) -> dict:
-    return {'median_s': round(statistics.median(values), 3),
-            'max_s': round(max(values), 3)}
+    return {
+        'median_s': round(statistics.median(values), 3),
+        'max_s': round(max(values), 3),
+    }
 
 
 def main() -> None:
@@ -295,39 +346,68 @@ def main() -> None:
     parser.add_argument('--pod-ready-delay', type=float, default=0.5)
     parser.add_argument('--workloads', type=int, default=10)
     parser.add_argument('--replicas', type=int, default=10)
-    parser.add_argument('--rounds', type=int, default=5,
-                        help='rounds of the one-Deployment CNF')
-    parser.add_argument('--termination-type', default='GRACEFUL',
-                        choices=('GRACEFUL', 'FORCEFUL'))
+    parser.add_argument(
+        '--rounds',
+        type=int,
+        default=5,
+        help='rounds of the one-Deployment CNF',
+    )
+    parser.add_argument(
+        '--termination-type',
+        default='GRACEFUL',
+        choices=('GRACEFUL', 'FORCEFUL'),
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix='vnfm-bench-cnf-'))
-    cluster = LocalCluster(work / 'k8s', nodes=2,
-                           pod_ready_delay=args.pod_ready_delay,
-                           name='vnfmbench', die_with_parent=True)
-    svc = VnfmServices(work / 'vnfm', conf={
-        'conductor': {'lease_seconds': 30, 'heartbeat_interval': 5,
-                      'sweep_interval': 5, 'unclaimed_grace_seconds': 10},
-        'infra': {'enabled_infra_drivers': 'noop,kubernetes'},
-        'kubernetes': {'sync_interval': 60}})
+    cluster = LocalCluster(
+        work / 'k8s',
+        nodes=2,
+        pod_ready_delay=args.pod_ready_delay,
+        name='vnfmbench',
+        die_with_parent=True,
+    )
+    svc = VnfmServices(
+        work / 'vnfm',
+        conf={
+            'conductor': {
+                'lease_seconds': 30,
+                'heartbeat_interval': 5,
+                'sweep_interval': 5,
+                'unclaimed_grace_seconds': 10,
+            },
+            'infra': {'enabled_infra_drivers': 'noop,kubernetes'},
+            'kubernetes': {'sync_interval': 60},
+        },
+    )
     try:
         cluster.start(timeout=120)
         svc.start(conductors=1)
         kube = kubernetes.config.new_client_from_config(
-            str(cluster.kubeconfig_path))
+            str(cluster.kubeconfig_path)
+        )
         client = Client(svc.api_url)
-        ctx = {'client': client, 'cluster': cluster, 'svc': svc,
-               'kube': kube, 'core': kubernetes.client.CoreV1Api(kube),
-               'terminate': {'terminationType': args.termination_type,
-                             'gracefulTerminationTimeout': 1}}
+        ctx = {
+            'client': client,
+            'cluster': cluster,
+            'svc': svc,
+            'kube': kube,
+            'core': kubernetes.client.CoreV1Api(kube),
+            'terminate': {
+                'terminationType': args.termination_type,
+                'gracefulTerminationTimeout': 1,
+            },
+        }
         big, big_id, big_files = make_package(args.workloads, args.replicas)
         one, one_id, one_files = make_package(1, 1)
         onboard(client, big, timeout=60)
         onboard(client, one, timeout=60)
         large = lifecycle(ctx, big_id, big_files)
         large['instantiate']['beyond_pod_ready_delay_s'] = (
-            large['instantiate']['wall_s'] - args.pod_ready_delay)
-        rounds = [lifecycle(ctx, one_id, one_files)
-                  for _ in range(args.rounds)]
+            large['instantiate']['wall_s'] - args.pod_ready_delay
+        )
+        rounds = [
+            lifecycle(ctx, one_id, one_files) for _ in range(args.rounds)
+        ]
     except BaseException:
         print(svc.log_tails(), file=sys.stderr)
         raise
@@ -335,29 +415,41 @@ def main() -> None:
         svc.stop()
         cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
-    emit({
-        'path': 'API (vnfm-api + 1 vnfm-conductor, RabbitMQ, PostgreSQL)',
-        'pod_ready_delay_s': args.pod_ready_delay,
-        'termination_type': args.termination_type,
-        f'cnf_{args.workloads}x{args.replicas}': _rounded(large),
-        'one_deployment': {
-            'rounds': args.rounds,
-            'instantiate_last_pod_ready_to_completed': _summary(
-                [r['instantiate']['last_pod_ready_to_completed_s']
-                 for r in rounds]),
-            'terminate_last_object_gone_to_completed': _summary(
-                [r['terminate']['last_object_gone_to_completed_s']
-                 for r in rounds]),
-            'instantiate_wall': _summary(
-                [r['instantiate']['wall_s'] for r in rounds]),
-            'terminate_wall': _summary(
-                [r['terminate']['wall_s'] for r in rounds]),
-            'k8s_requests': {
-                'instantiate': rounds[-1]['instantiate']['k8s_requests'],
-                'terminate': rounds[-1]['terminate']['k8s_requests']},
-            'target_s': 1.0,
-            'tacker_16_s': {'instantiate': 10.3, 'terminate': 10.2}},
-    })
+    emit(
+        {
+            'path': 'API (vnfm-api + 1 vnfm-conductor, RabbitMQ, PostgreSQL)',
+            'pod_ready_delay_s': args.pod_ready_delay,
+            'termination_type': args.termination_type,
+            f'cnf_{args.workloads}x{args.replicas}': _rounded(large),
+            'one_deployment': {
+                'rounds': args.rounds,
+                'instantiate_last_pod_ready_to_completed': _summary(
+                    [
+                        r['instantiate']['last_pod_ready_to_completed_s']
+                        for r in rounds
+                    ]
+                ),
+                'terminate_last_object_gone_to_completed': _summary(
+                    [
+                        r['terminate']['last_object_gone_to_completed_s']
+                        for r in rounds
+                    ]
+                ),
+                'instantiate_wall': _summary(
+                    [r['instantiate']['wall_s'] for r in rounds]
+                ),
+                'terminate_wall': _summary(
+                    [r['terminate']['wall_s'] for r in rounds]
+                ),
+                'k8s_requests': {
+                    'instantiate': rounds[-1]['instantiate']['k8s_requests'],
+                    'terminate': rounds[-1]['terminate']['k8s_requests'],
+                },
+                'target_s': 1.0,
+                'tacker_16_s': {'instantiate': 10.3, 'terminate': 10.2},
+            },
+        }
+    )
 
 
 if __name__ == '__main__':

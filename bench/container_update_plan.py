@@ -45,12 +45,18 @@ class CountingCluster:
         self.objects = objects
         self.requests = 0
 
-    def list(self, api_version: str, kind: str, namespace: str | None,
-             label_selector: str | None = None) -> tuple[list[Obj], str]:
+    def list(
+        self,
+        api_version: str,
+        kind: str,
+        namespace: str | None,
+        label_selector: str | None = None,
+    ) -> tuple[list[Obj], str]:
         """One LIST request."""
         self.requests += 1
-        return [copy.deepcopy(o) for o in self.objects
-                if o['kind'] == kind], '1'
+        return [
+            copy.deepcopy(o) for o in self.objects if o['kind'] == kind
+        ], '1'
 
 
 def _spec(image: str, **uses: Any) -> Obj:
@@ -58,34 +64,61 @@ def _spec(image: str, **uses: Any) -> Obj:
 
 
 def _workload(kind: str, name: str, spec: Obj, replicas: int) -> Obj:
-    body: Obj = {'selector': {'matchLabels': {'app': name}},
-                 'template': {'metadata': {'labels': {'app': name}},
-                              'spec': spec}}
+    body: Obj = {
+        'selector': {'matchLabels': {'app': name}},
+        'template': {'metadata': {'labels': {'app': name}}, 'spec': spec},
+    }
     if kind != 'Pod':
         body['replicas'] = replicas
-        return {'apiVersion': 'apps/v1', 'kind': kind,
-                'metadata': {'name': name, 'namespace': NS}, 'spec': body}
-    return {'apiVersion': 'v1', 'kind': 'Pod',
-            'metadata': {'name': name, 'namespace': NS}, 'spec': spec}
+        return {
+            'apiVersion': 'apps/v1',
+            'kind': kind,
+            'metadata': {'name': name, 'namespace': NS},
+            'spec': body,
+        }
+    return {
+        'apiVersion': 'v1',
+        'kind': 'Pod',
+        'metadata': {'name': name, 'namespace': NS},
+        'spec': spec,
+    }
 
 
 def package(pods: int, version: int) -> dict:
     """The objects of the package, version 1 or 2."""
-    cm = {'apiVersion': 'v1', 'kind': 'ConfigMap',
-          'metadata': {'name': 'cfg', 'namespace': NS},
-          'data': {'k': f'value {version}'}}
-    sec = {'apiVersion': 'v1', 'kind': 'Secret', 'type': 'Opaque',
-           'metadata': {'name': 'sec', 'namespace': NS},
-           'stringData': {'password': 'unchanged'}}
+    cm = {
+        'apiVersion': 'v1',
+        'kind': 'ConfigMap',
+        'metadata': {'name': 'cfg', 'namespace': NS},
+        'data': {'k': f'value {version}'},
+    }
+    sec = {
+        'apiVersion': 'v1',
+        'kind': 'Secret',
+        'type': 'Opaque',
+        'metadata': {'name': 'sec', 'namespace': NS},
+        'stringData': {'password': 'unchanged'},
+    }
     deploy, rs = pods // 2, pods // 4
     sts = pods - deploy - rs - 1
-    objs = [cm, sec,
-            _workload('Deployment', 'web', _spec('nginx', envFrom=[
-                {'configMapRef': {'name': 'cfg'}}]), deploy),
-            _workload('ReplicaSet', 'cache', _spec('redis', envFrom=[
-                {'secretRef': {'name': 'sec'}}]), rs),
-            _workload('StatefulSet', 'db', _spec(f'postgres:{version}'), sts),
-            _workload('Pod', 'helper', _spec('busybox'), 1)]
+    objs = [
+        cm,
+        sec,
+        _workload(
+            'Deployment',
+            'web',
+            _spec('nginx', envFrom=[{'configMapRef': {'name': 'cfg'}}]),
+            deploy,
+        ),
+        _workload(
+            'ReplicaSet',
+            'cache',
+            _spec('redis', envFrom=[{'secretRef': {'name': 'sec'}}]),
+            rs,
+        ),
+        _workload('StatefulSet', 'db', _spec(f'postgres:{version}'), sts),
+        _workload('Pod', 'helper', _spec('busybox'), 1),
+    ]
     return {manifests.key(o): o for o in objs}
 
 
@@ -102,16 +135,33 @@ def cluster(objs: dict) -> list[Obj]:
             continue
         owner = live['metadata']['uid']
         if k[0] == 'Deployment':
-            out.append({'kind': 'ReplicaSet', 'metadata': {
-                'name': f'{k[2]}-1', 'namespace': NS, 'uid': f'{owner}-rs',
-                'ownerReferences': [{'uid': owner}]}, 'spec': {}})
+            out.append(
+                {
+                    'kind': 'ReplicaSet',
+                    'metadata': {
+                        'name': f'{k[2]}-1',
+                        'namespace': NS,
+                        'uid': f'{owner}-rs',
+                        'ownerReferences': [{'uid': owner}],
+                    },
+                    'spec': {},
+                }
+            )
             owner = f'{owner}-rs'
         for i in range(obj['spec']['replicas']):
-            out.append({'kind': 'Pod', 'metadata': {
-                'name': f'{k[2]}-{i}', 'namespace': NS,
-                'uid': f'uid-{k[2]}-{i}', 'creationTimestamp': str(i),
-                'ownerReferences': [{'uid': owner}]},
-                'spec': copy.deepcopy(obj['spec']['template']['spec'])})
+            out.append(
+                {
+                    'kind': 'Pod',
+                    'metadata': {
+                        'name': f'{k[2]}-{i}',
+                        'namespace': NS,
+                        'uid': f'uid-{k[2]}-{i}',
+                        'creationTimestamp': str(i),
+                        'ownerReferences': [{'uid': owner}],
+                    },
+                    'spec': copy.deepcopy(obj['spec']['template']['spec']),
+                }
+            )
     return out
 
 
@@ -123,20 +173,26 @@ def measure(pods: int, repeat: int) -> Obj:
     for _ in range(repeat):
         kube = CountingCluster(live_objects)
         start = time.perf_counter()
-        live = driver.read_live(kube, NS, INSTANCE,  # type: ignore[arg-type]
-                                driver._kinds(new))
+        live = driver.read_live(
+            kube,
+            NS,
+            INSTANCE,  # type: ignore[arg-type]
+            driver._kinds(new),
+        )
         plan = planner.plan(current, new, live)
         times.append(time.perf_counter() - start)
         requests = kube.requests
     assert plan is not None
     restarted = sum(len(w.pods) for w in plan.workloads)
-    return {'pods': sum(1 for o in live_objects if o['kind'] == 'Pod'),
-            'kubernetes_read_requests': requests,
-            'plan_seconds_median': round(statistics.median(times), 6),
-            'plan_seconds_max': round(max(times), 6),
-            'configs_replaced': len(plan.configs),
-            'workloads_restarted': len(plan.workloads),
-            'pods_restarted': restarted}
+    return {
+        'pods': sum(1 for o in live_objects if o['kind'] == 'Pod'),
+        'kubernetes_read_requests': requests,
+        'plan_seconds_median': round(statistics.median(times), 6),
+        'plan_seconds_max': round(max(times), 6),
+        'configs_replaced': len(plan.configs),
+        'workloads_restarted': len(plan.workloads),
+        'pods_restarted': restarted,
+    }
 
 
 def main() -> None:
@@ -146,12 +202,20 @@ def main() -> None:
     parser.add_argument('--repeat', type=int, default=5)
     args = parser.parse_args()
     rows = [measure(int(n), args.repeat) for n in args.sizes.split(',')]
-    print(json.dumps({
-        'benchmark': 'container_update_plan',
-        'label_selector': f'{k8s.INSTANCE_LABEL}={INSTANCE}',
-        'reads_constant': len({r['kubernetes_read_requests']
-                               for r in rows}) == 1,
-        'sizes': rows}, indent=2))
+    print(
+        json.dumps(
+            {
+                'benchmark': 'container_update_plan',
+                'label_selector': f'{k8s.INSTANCE_LABEL}={INSTANCE}',
+                'reads_constant': len(
+                    {r['kubernetes_read_requests'] for r in rows}
+                )
+                == 1,
+                'sizes': rows,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == '__main__':

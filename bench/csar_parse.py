@@ -12,8 +12,12 @@ from vnfm.csar import CsarLimits
 from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
 
-SAMPLE = (pathlib.Path(__file__).resolve().parents[1]
-          / "samples" / "packages" / "noop_vnf")
+SAMPLE = (
+    pathlib.Path(__file__).resolve().parents[1]
+    / 'samples'
+    / 'packages'
+    / 'noop_vnf'
+)
 
 
 def main(rounds: int = 200) -> None:
@@ -29,12 +33,18 @@ def main(rounds: int = 200) -> None:
         read_csar(data, limits)
         times.append((time.perf_counter() - start) * 1000)
     times.sort()
-    print(json.dumps({
-        "package_bytes": len(data), "rounds": rounds,
-        "first_parse_ms": round(first_ms, 3),
-        "parse_ms_p50": round(statistics.median(times), 3),
-        "parse_ms_p95": round(times[int(len(times) * 0.95) - 1], 3)}))
+    print(
+        json.dumps(
+            {
+                'package_bytes': len(data),
+                'rounds': rounds,
+                'first_parse_ms': round(first_ms, 3),
+                'parse_ms_p50': round(statistics.median(times), 3),
+                'parse_ms_p95': round(times[int(len(times) * 0.95) - 1], 3),
+            }
+        )
+    )
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()

@@ -23,7 +23,7 @@ from tests.unit.csar.utils import sample_files  # noqa: E402
 
 # Run in the child: read the package, note the peak RSS, parse, note again.
 # VmHWM, not getrusage: ru_maxrss keeps the parent's peak across exec.
-_CHILD = '''
+_CHILD = """
 import json, sys, time
 from vnfm.csar import InvalidPackage, read_csar
 
@@ -43,45 +43,58 @@ seconds = time.perf_counter() - start
 after = peak_kib()
 print(json.dumps({"before_kib": before, "peak_kib": after,
                   "seconds": seconds, "outcome": outcome}))
-'''
+"""
 
 
 def measure(path: pathlib.Path) -> dict:
     """Parse the package at ``path`` in a fresh interpreter."""
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(path)],
-                         capture_output=True, check=True, cwd=ROOT,
-                         text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, '-c', _CHILD, str(path)],
+        capture_output=True,
+        check=True,
+        cwd=ROOT,
+        text=True,
+        timeout=600,
+    )
     child = json.loads(out.stdout)
     return {
-        "peak_rss_mb": round(child["peak_kib"] / 1024, 1),
-        "parser_added_mb": round(
-            (child["peak_kib"] - child["before_kib"]) / 1024, 1),
-        "seconds": round(child["seconds"], 3),
-        "outcome": child["outcome"][:100],
+        'peak_rss_mb': round(child['peak_kib'] / 1024, 1),
+        'parser_added_mb': round(
+            (child['peak_kib'] - child['before_kib']) / 1024, 1
+        ),
+        'seconds': round(child['seconds'], 3),
+        'outcome': child['outcome'][:100],
     }
 
 
 def main() -> None:
     """Measure every package of the corpus; print JSON."""
-    packages = {"valid-sample": hostile.package(sample_files())}
+    packages = {'valid-sample': hostile.package(sample_files())}
     packages.update((c.name, c.data) for c in hostile.corpus(sample_files()))
     results = {}
-    with tempfile.TemporaryDirectory(prefix="vnfm-bench-hostile-") as tmp:
+    with tempfile.TemporaryDirectory(prefix='vnfm-bench-hostile-') as tmp:
         for name, data in packages.items():
-            path = pathlib.Path(tmp) / f"{name}.zip"
+            path = pathlib.Path(tmp) / f'{name}.zip'
             path.write_bytes(data)
             results[name] = dict(measure(path), package_bytes=len(data))
-    hostile_only = [r for n, r in results.items() if n != "valid-sample"]
-    print(json.dumps({
-        "packages": results,
-        "max_peak_rss_mb": max(r["peak_rss_mb"] for r in hostile_only),
-        "max_parser_added_mb": max(r["parser_added_mb"]
-                                   for r in hostile_only),
-        "max_seconds": max(r["seconds"] for r in hostile_only),
-        "all_refused": all(r["outcome"].startswith("ERROR")
-                           for r in hostile_only),
-    }, indent=1))
+    hostile_only = [r for n, r in results.items() if n != 'valid-sample']
+    print(
+        json.dumps(
+            {
+                'packages': results,
+                'max_peak_rss_mb': max(r['peak_rss_mb'] for r in hostile_only),
+                'max_parser_added_mb': max(
+                    r['parser_added_mb'] for r in hostile_only
+                ),
+                'max_seconds': max(r['seconds'] for r in hostile_only),
+                'all_refused': all(
+                    r['outcome'].startswith('ERROR') for r in hostile_only
+                ),
+            },
+            indent=1,
+        )
+    )
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()

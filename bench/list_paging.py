@@ -32,21 +32,29 @@ def _kib(pid: int, field: str) -> int:
 
 
 def _fill(svc, client: Client, vnfd_id: str) -> None:
-    template = client.json('POST', '/vnflcm/v2/vnf_instances', {
-        'vnfdId': vnfd_id, 'vnfInstanceName': 'bench',
-        'metadata': {f'key{i}': 'x' * 40 for i in range(20)}},
-        headers=V2, expect=201)['id']
+    template = client.json(
+        'POST',
+        '/vnflcm/v2/vnf_instances',
+        {
+            'vnfdId': vnfd_id,
+            'vnfInstanceName': 'bench',
+            'metadata': {f'key{i}': 'x' * 40 for i in range(20)},
+        },
+        headers=V2,
+        expect=201,
+    )['id']
     svc.sql(
-        "INSERT INTO vnf_instances (id, created_at, updated_at, "
-        "vnf_instance_name, vnf_instance_description, vnfd_id, "
-        "vnf_provider, vnf_product_name, vnf_software_version, vnfd_version, "
-        "vnf_pkg_id, instantiation_state, metadata, project_id, api_version) "
+        'INSERT INTO vnf_instances (id, created_at, updated_at, '
+        'vnf_instance_name, vnf_instance_description, vnfd_id, '
+        'vnf_provider, vnf_product_name, vnf_software_version, vnfd_version, '
+        'vnf_pkg_id, instantiation_state, metadata, project_id, api_version) '
         "SELECT gen_random_uuid(), created_at + n * interval '1 millisecond',"
         " updated_at, 'bench-' || n, vnf_instance_description, vnfd_id, "
-        "vnf_provider, vnf_product_name, vnf_software_version, vnfd_version, "
-        "vnf_pkg_id, instantiation_state, metadata, project_id, api_version "
-        "FROM vnf_instances, generate_series(1, %s) AS n WHERE id = %s",
-        (COUNT - 1, template))
+        'vnf_provider, vnf_product_name, vnf_software_version, vnfd_version, '
+        'vnf_pkg_id, instantiation_state, metadata, project_id, api_version '
+        'FROM vnf_instances, generate_series(1, %s) AS n WHERE id = %s',
+        (COUNT - 1, template),
+    )
 
 
 def _walk(client: Client, query: str) -> dict:
@@ -62,13 +70,16 @@ def _walk(client: Client, query: str) -> dict:
         link = headers.get('Link')
         path = None
         if link:
-            url = link[link.index('<') + 1:link.index('>')]
+            url = link[link.index('<') + 1 : link.index('>')]
             split = parse.urlsplit(url)
             path = f'{split.path}?{split.query}'
     if items != COUNT or len(seen) != COUNT:
         raise RuntimeError(f'{items} items, {len(seen)} distinct')
-    return {'pages': pages, 'items': items,
-            'total_s': round(time.perf_counter() - start, 2)}
+    return {
+        'pages': pages,
+        'items': items,
+        'total_s': round(time.perf_counter() - start, 2),
+    }
 
 
 def run(svc) -> dict:
@@ -78,10 +89,11 @@ def run(svc) -> dict:
     onboard(client, data)
     _fill(svc, client, vnfd_id)
     pid = svc.pids['api']
-    out = {'instances': COUNT,
-           'api_rss_mb_before': round(_kib(pid, 'VmRSS') / 1024, 1)}
-    for label, query in (('default_view', ''), ('all_fields',
-                                                '?all_fields')):
+    out = {
+        'instances': COUNT,
+        'api_rss_mb_before': round(_kib(pid, 'VmRSS') / 1024, 1),
+    }
+    for label, query in (('default_view', ''), ('all_fields', '?all_fields')):
         _walk(client, query)  # warm
         out[label] = _walk(client, query)
     out['api_rss_mb_after'] = round(_kib(pid, 'VmRSS') / 1024, 1)

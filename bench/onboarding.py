@@ -25,9 +25,11 @@ def run(svc, uploads: int = 20, size: int = 15000) -> dict:
         ms.append(onboard(client, data)[1])
     wall = time.perf_counter() - start
     client.close()
-    return {'package_bytes': len(packages[-1]),
-            'upload_to_onboarded': percentiles(ms),
-            'packages_per_s_sequential': round(uploads / wall, 1)}
+    return {
+        'package_bytes': len(packages[-1]),
+        'upload_to_onboarded': percentiles(ms),
+        'packages_per_s_sequential': round(uploads / wall, 1),
+    }
 
 
 def main() -> None:

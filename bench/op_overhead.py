@@ -18,12 +18,15 @@ from _harness import onboard
 from _harness import percentiles
 from _harness import services
 
-INSTANTIATE = {'flavourId': 'simple',
-               'vimConnectionInfo': {'vim1': {'vimType': 'VNFM.NOOP.V_1'}}}
+INSTANTIATE = {
+    'flavourId': 'simple',
+    'vimConnectionInfo': {'vim1': {'vimType': 'VNFM.NOOP.V_1'}},
+}
 
 
-def _wait_op(client: Client, path: str, poll: float,
-             timeout: float = 60.0) -> str:
+def _wait_op(
+    client: Client, path: str, poll: float, timeout: float = 60.0
+) -> str:
     deadline = time.perf_counter() + timeout
     while True:
         state = client.json('GET', path, headers=V2)['operationState']
@@ -34,13 +37,17 @@ def _wait_op(client: Client, path: str, poll: float,
         time.sleep(poll)
 
 
-def run_op(client: Client, inst: str, action: str, body: dict,
-           poll: float = 0.002) -> float:
+def run_op(
+    client: Client, inst: str, action: str, body: dict, poll: float = 0.002
+) -> float:
     """POST an LCM task; ms from its 202 to COMPLETED (polled every
     ``poll`` seconds)."""
     status, headers, data = client.request(
-        'POST', f'/vnflcm/v2/vnf_instances/{inst}/{action}', body,
-        {**V2, 'Content-Type': 'application/json'})
+        'POST',
+        f'/vnflcm/v2/vnf_instances/{inst}/{action}',
+        body,
+        {**V2, 'Content-Type': 'application/json'},
+    )
     start = time.perf_counter()
     if status != 202:
         raise RuntimeError(f'{action}: {status} {data[:300]!r}')
@@ -55,12 +62,16 @@ def _sequential(client: Client, vnfd_id: str, rounds: int) -> dict:
     inst_ms, term_ms = [], []
     for _ in range(rounds):
         inst_ms.append(run_op(client, inst, 'instantiate', INSTANTIATE))
-        term_ms.append(run_op(client, inst, 'terminate',
-                              {'terminationType': 'FORCEFUL'}))
-    client.json('DELETE', f'/vnflcm/v2/vnf_instances/{inst}', headers=V2,
-                expect=204)
-    return {'instantiate': percentiles(inst_ms[1:]),
-            'terminate': percentiles(term_ms[1:])}
+        term_ms.append(
+            run_op(client, inst, 'terminate', {'terminationType': 'FORCEFUL'})
+        )
+    client.json(
+        'DELETE', f'/vnflcm/v2/vnf_instances/{inst}', headers=V2, expect=204
+    )
+    return {
+        'instantiate': percentiles(inst_ms[1:]),
+        'terminate': percentiles(term_ms[1:]),
+    }
 
 
 def _parallel(url: str, vnfd_id: str, count: int) -> dict:
@@ -84,8 +95,11 @@ def _parallel(url: str, vnfd_id: str, count: int) -> dict:
         t.join()
     wall = time.perf_counter() - start
     client.close()
-    return {'instances': count, 'ops_per_s': round(count / wall, 1),
-            **percentiles(ms)}
+    return {
+        'instances': count,
+        'ops_per_s': round(count / wall, 1),
+        **percentiles(ms),
+    }
 
 
 def run(svc, rounds: int = 11, parallel: int = 16) -> dict:
@@ -102,8 +116,9 @@ def run(svc, rounds: int = 11, parallel: int = 16) -> dict:
         out[label] = {
             'without_hooks': _sequential(client, plain[1], rounds),
             'with_hooks': _sequential(client, hooked[1], rounds),
-            'parallel_without_hooks': _parallel(svc.api_url, plain[1],
-                                                parallel),
+            'parallel_without_hooks': _parallel(
+                svc.api_url, plain[1], parallel
+            ),
         }
     client.close()
     return out

@@ -24,12 +24,21 @@ def _environment() -> dict:
     model = ''
     try:
         with open('/proc/cpuinfo', encoding='utf-8') as f:
-            model = next((line.split(':', 1)[1].strip() for line in f
-                          if line.startswith('model name')), '')
+            model = next(
+                (
+                    line.split(':', 1)[1].strip()
+                    for line in f
+                    if line.startswith('model name')
+                ),
+                '',
+            )
     except OSError:
         pass
-    return {'cpus': os.cpu_count(), 'cpu_model': model,
-            'python': platform.python_version()}
+    return {
+        'cpus': os.cpu_count(),
+        'cpu_model': model,
+        'python': platform.python_version(),
+    }
 
 
 def main() -> None:
@@ -37,10 +46,12 @@ def main() -> None:
     started = time.perf_counter()
     figures: dict = {'environment': _environment()}
     with services(conductors=1) as svc:
-        for name, bench in (('api_latency', api_latency.run),
-                            ('onboarding', onboarding.run),
-                            ('op_overhead', op_overhead.run),
-                            ('rss_mb', rss.run)):
+        for name, bench in (
+            ('api_latency', api_latency.run),
+            ('onboarding', onboarding.run),
+            ('op_overhead', op_overhead.run),
+            ('rss_mb', rss.run),
+        ):
             try:
                 figures[name] = bench(svc)
             except Exception as exc:  # noqa: BLE001 - report, run the rest

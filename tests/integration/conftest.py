@@ -28,13 +28,13 @@ from vnfm.csar.build import build_csar
 from vnfm.testing import procs
 from vnfm.testing.client import TackerClient
 
-T = TypeVar("T")
+T = TypeVar('T')
 
-SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "packages"
-V1_VNFD_ID = "b1bb0ce7-ebca-4fa7-95ed-4840d70a1177"
-V2_VNFD_ID = "5f5a0a9e-6d2b-4b4f-9a7c-4840d70a1278"
-SECRET = "s3cret-never-shown"
-FINAL = {"COMPLETED", "FAILED", "ROLLED_BACK"}
+SAMPLES = Path(__file__).resolve().parents[2] / 'samples' / 'packages'
+V1_VNFD_ID = 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177'
+V2_VNFD_ID = '5f5a0a9e-6d2b-4b4f-9a7c-4840d70a1278'
+SECRET = 's3cret-never-shown'
+FINAL = {'COMPLETED', 'FAILED', 'ROLLED_BACK'}
 # The running services, by fixture name: a failed test using one gets the
 # tails of its logs in the report.
 LOGGED_SERVICES: dict[str, procs.VnfmServices] = {}
@@ -46,7 +46,7 @@ _FAIL_LINE = '    if params.get("fail_hook") == hook:'
 _FAIL_WHILE_MARKER = (
     '    marker = params.get("fail_marker")\n'
     '    if params.get("fail_hook") == hook and (\n'
-    "            not marker or os.path.exists(marker)):"
+    '            not marker or os.path.exists(marker)):'
 )
 
 
@@ -63,8 +63,8 @@ def wait_for(
             return last
         if time.monotonic() >= deadline:
             pytest.fail(
-                f"timed out after {timeout}s waiting for {what}; "
-                f"last: {last!r}"
+                f'timed out after {timeout}s waiting for {what}; '
+                f'last: {last!r}'
             )
         time.sleep(interval)
 
@@ -75,15 +75,15 @@ def package_variant(
     """Copy sample package ``src`` to ``dst`` with descriptor id ``vnfd_id``
     (unique among onboarded packages); with ``fail_marker`` patch the hook
     script as described above."""
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
-    old_id = V2_VNFD_ID if "v2" in src.name else V1_VNFD_ID
-    for path in (dst / "Definitions").glob("*.yaml"):
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns('__pycache__'))
+    old_id = V2_VNFD_ID if 'v2' in src.name else V1_VNFD_ID
+    for path in (dst / 'Definitions').glob('*.yaml'):
         path.write_text(path.read_text().replace(old_id, vnfd_id))
     if fail_marker:
-        script = dst / "Scripts" / "record_hook.py"
+        script = dst / 'Scripts' / 'record_hook.py'
         text = script.read_text()
         assert _FAIL_LINE in text, (
-            "record_hook.py changed: update package_variant()"
+            'record_hook.py changed: update package_variant()'
         )
         script.write_text(text.replace(_FAIL_LINE, _FAIL_WHILE_MARKER))
     return dst
@@ -96,7 +96,7 @@ def zip_scripts_sha256(data: bytes) -> set[str]:
         return {
             hashlib.sha256(zf.read(n)).hexdigest()
             for n in zf.namelist()
-            if n.startswith("Scripts/")
+            if n.startswith('Scripts/')
         }
 
 
@@ -107,37 +107,37 @@ class Zip(NamedTuple):
     vnfd_id: str
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def zips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Zip]:
     """Package zips by name: v1, v2 (the samples), retry (fails while a
     marker exists), pkg_a and pkg_b (v1 with their own vnfdIds, for the
     package tests)."""
-    root = tmp_path_factory.mktemp("packages")
+    root = tmp_path_factory.mktemp('packages')
     sources = {
-        "v1": (SAMPLES / "noop_vnf", V1_VNFD_ID),
-        "v2": (SAMPLES / "noop_vnf_v2", V2_VNFD_ID),
+        'v1': (SAMPLES / 'noop_vnf', V1_VNFD_ID),
+        'v2': (SAMPLES / 'noop_vnf_v2', V2_VNFD_ID),
     }
-    for name in ("retry", "pkg_a", "pkg_b"):
+    for name in ('retry', 'pkg_a', 'pkg_b'):
         vnfd_id = str(uuid.uuid4())
         src = package_variant(
-            SAMPLES / "noop_vnf",
-            root / f"src-{name}",
+            SAMPLES / 'noop_vnf',
+            root / f'src-{name}',
             vnfd_id,
-            fail_marker=name == "retry",
+            fail_marker=name == 'retry',
         )
         sources[name] = (src, vnfd_id)
     out = {}
     for name, (src, vnfd_id) in sources.items():
-        path = root / f"{name}.zip"
+        path = root / f'{name}.zip'
         path.write_bytes(build_csar(str(src)))
         out[name] = Zip(path, vnfd_id)
     return out
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def hook_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The file the sample hook script appends its calls to."""
-    return tmp_path_factory.mktemp("hooks") / "hooks.jsonl"
+    return tmp_path_factory.mktemp('hooks') / 'hooks.jsonl'
 
 
 @contextlib.contextmanager
@@ -155,7 +155,7 @@ def running(
         LOGGED_SERVICES.pop(fixture, None)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def services(
     tmp_path_factory: pytest.TempPathFactory,
     zips: dict[str, Zip],
@@ -169,11 +169,11 @@ def services(
         )
     )
     svc = procs.VnfmServices(
-        tmp_path_factory.mktemp("vnfm"),
-        conf={"mgmt_driver": {"allowed_script_sha256": ",".join(allowed)}},
-        env={"VNFM_HOOK_RECORD": str(hook_record)},
+        tmp_path_factory.mktemp('vnfm'),
+        conf={'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)}},
+        env={'VNFM_HOOK_RECORD': str(hook_record)},
     )
-    with running("services", svc, conductors=2):
+    with running('services', svc, conductors=2):
         yield svc
 
 
@@ -203,11 +203,11 @@ def pytest_runtest_makereport(
     if not report.failed:
         return
     for fixture, svc in LOGGED_SERVICES.items():
-        if fixture in getattr(item, "fixturenames", ()):
-            report.sections.append(("vnfm service logs", svc.log_tails()))
+        if fixture in getattr(item, 'fixturenames', ()):
+            report.sections.append(('vnfm service logs', svc.log_tails()))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def client(services: procs.VnfmServices) -> TackerClient:
     """The real ``openstack`` client pointed at vnfm-api."""
     return TackerClient(services.api_url)
@@ -234,21 +234,21 @@ class Api:
         method: str,
         path: str,
         *,
-        version: str | None = "2.0.0",
+        version: str | None = '2.0.0',
         **kw: Any,
     ) -> requests.Response:
         """``method path`` with a ``Version`` header (None: without)."""
-        headers = dict(kw.pop("headers", None) or {})
+        headers = dict(kw.pop('headers', None) or {})
         if version:
-            headers.setdefault("Version", version)
-        kw.setdefault("timeout", 30)
+            headers.setdefault('Version', version)
+        kw.setdefault('timeout', 30)
         return self.http.request(
             method, self.base + path, headers=headers, **kw
         )
 
     def lcm(self, method: str, path: str, **kw: Any) -> requests.Response:
         """A /vnflcm/v2 request."""
-        return self.request(method, "/vnflcm/v2" + path, **kw)
+        return self.request(method, '/vnflcm/v2' + path, **kw)
 
     def ok(
         self, method: str, path: str, status: int, **kw: Any
@@ -256,13 +256,13 @@ class Api:
         """A /vnflcm/v2 request that must answer ``status``."""
         r = self.lcm(method, path, **kw)
         assert r.status_code == status, (
-            f"{method} {path}: {r.status_code} {r.text}"
+            f'{method} {path}: {r.status_code} {r.text}'
         )
         return r
 
     def op(self, op_id: str) -> dict:
         """The op occurrence ``op_id``."""
-        return self.ok("GET", f"/vnf_lcm_op_occs/{op_id}", 200).json()
+        return self.ok('GET', f'/vnf_lcm_op_occs/{op_id}', 200).json()
 
     def wait_op(
         self, op_id: str, states: set[str] | str, timeout: float = 30.0
@@ -272,65 +272,65 @@ class Api:
 
         def probe() -> dict | None:
             op = self.op(op_id)
-            if op["operationState"] in states:
+            if op['operationState'] in states:
                 return op
-            assert op["operationState"] not in FINAL - states, op
+            assert op['operationState'] not in FINAL - states, op
             return None
 
-        return wait_for(probe, timeout, f"op {op_id} in {sorted(states)}")
+        return wait_for(probe, timeout, f'op {op_id} in {sorted(states)}')
 
     def instance(self, inst_id: str) -> dict:
         """The VNF instance ``inst_id``."""
-        return self.ok("GET", f"/vnf_instances/{inst_id}", 200).json()
+        return self.ok('GET', f'/vnf_instances/{inst_id}', 200).json()
 
-    def create_instance(self, vnfd_id: str, name: str = "it") -> str:
+    def create_instance(self, vnfd_id: str, name: str = 'it') -> str:
         """Create a VNF instance of ``vnfd_id``; return its id."""
-        body = {"vnfdId": vnfd_id, "vnfInstanceName": name}
-        return self.ok("POST", "/vnf_instances", 201, json=body).json()["id"]
+        body = {'vnfdId': vnfd_id, 'vnfInstanceName': name}
+        return self.ok('POST', '/vnf_instances', 201, json=body).json()['id']
 
     def start(self, inst_id: str, task: str, body: dict) -> str:
         """POST a task (instantiate, terminate, ...); return the op id from
         the Location header."""
-        r = self.ok("POST", f"/vnf_instances/{inst_id}/{task}", 202, json=body)
-        return r.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+        r = self.ok('POST', f'/vnf_instances/{inst_id}/{task}', 202, json=body)
+        return r.headers['Location'].rstrip('/').rsplit('/', 1)[1]
 
     def onboard(self, zip_path: Path, timeout: float = 30.0) -> dict:
         """Create a package, upload ``zip_path``, wait until ONBOARDED;
         return its VnfPkgInfo."""
         pkg = self.request(
-            "POST", "/vnfpkgm/v1/vnf_packages", version=None, json={}
+            'POST', '/vnfpkgm/v1/vnf_packages', version=None, json={}
         ).json()
         r = self.request(
-            "PUT",
-            f"/vnfpkgm/v1/vnf_packages/{pkg['id']}/package_content",
+            'PUT',
+            f'/vnfpkgm/v1/vnf_packages/{pkg["id"]}/package_content',
             version=None,
             data=zip_path.read_bytes(),
-            headers={"Content-Type": "application/zip"},
+            headers={'Content-Type': 'application/zip'},
         )
         assert r.status_code == 202, r.text
 
         def probe() -> dict | None:
             info = self.request(
-                "GET", f"/vnfpkgm/v1/vnf_packages/{pkg['id']}", version=None
+                'GET', f'/vnfpkgm/v1/vnf_packages/{pkg["id"]}', version=None
             ).json()
-            assert info["onboardingState"] != "ERROR", info
-            return info if info["onboardingState"] == "ONBOARDED" else None
+            assert info['onboardingState'] != 'ERROR', info
+            return info if info['onboardingState'] == 'ONBOARDED' else None
 
-        return wait_for(probe, timeout, f"package {zip_path.name} ONBOARDED")
+        return wait_for(probe, timeout, f'package {zip_path.name} ONBOARDED')
 
     @staticmethod
     def instantiate_request(**additional: Any) -> dict:
         """An InstantiateVnfRequest for the noop VIM, with a secret in
         accessInfo."""
         return {
-            "flavourId": "simple",
-            "vimConnectionInfo": {
-                "vim1": {
-                    "vimType": "VNFM.NOOP.V_1",
-                    "accessInfo": {"password": SECRET},
+            'flavourId': 'simple',
+            'vimConnectionInfo': {
+                'vim1': {
+                    'vimType': 'VNFM.NOOP.V_1',
+                    'accessInfo': {'password': SECRET},
                 }
             },
-            "additionalParams": additional,
+            'additionalParams': additional,
         }
 
     def hooks(self, inst_id: str) -> list[dict]:
@@ -342,30 +342,30 @@ class Api:
         return [
             r
             for r in map(json.loads, lines)
-            if r.get("vnf_instance_id") == inst_id
+            if r.get('vnf_instance_id') == inst_id
         ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def api(services: procs.VnfmServices, hook_record: Path) -> Api:
     """Raw HTTP access to vnfm-api."""
     return Api(services.api_url, hook_record)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def pkg_v1(api: Api, zips: dict[str, Zip]) -> dict:
     """The noop_vnf sample, onboarded."""
-    return api.onboard(zips["v1"].path)
+    return api.onboard(zips['v1'].path)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def pkg_v2(api: Api, zips: dict[str, Zip]) -> dict:
     """The noop_vnf_v2 sample, onboarded."""
-    return api.onboard(zips["v2"].path)
+    return api.onboard(zips['v2'].path)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def pkg_retry(api: Api, zips: dict[str, Zip]) -> dict:
     """noop_vnf whose fail_hook fails only while
     additionalParams.fail_marker exists."""
-    return api.onboard(zips["retry"].path)
+    return api.onboard(zips['retry'].path)

@@ -19,40 +19,48 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LCM_DOC = ("itential-bundled-sol003-v3.3.1/"
-           "SOL003-VNFLifecycleManagement-API-2.0.0.json")
-PKG_DOC = ("tst010-api-tests-v2.4.1-swagger/"
-           "SOL005-VNFPackageManagement-API.json")
-JSON = "application/json"
-PROBLEM_JSON = "application/problem+json"
-ZIP = "application/zip"
-METHODS = ("get", "put", "post", "delete", "patch")
+LCM_DOC = (
+    'itential-bundled-sol003-v3.3.1/'
+    'SOL003-VNFLifecycleManagement-API-2.0.0.json'
+)
+PKG_DOC = (
+    'tst010-api-tests-v2.4.1-swagger/SOL005-VNFPackageManagement-API.json'
+)
+JSON = 'application/json'
+PROBLEM_JSON = 'application/problem+json'
+ZIP = 'application/zip'
+METHODS = ('get', 'put', 'post', 'delete', 'patch')
 Fix = Callable[[dict], None]
 
 # Operations of SOL003 V3.3.1 that vnfm does not serve (Tacker's v2 API
 # has none of them either): they answer 404, checked apart.
-UNSERVED_LCM = ("/vnf_instances/{vnfInstanceId}/scale_to_level",
-                "/vnf_instances/{vnfInstanceId}/change_flavour",
-                "/vnf_instances/{vnfInstanceId}/operate",
-                "/vnf_instances/{vnfInstanceId}/create_snapshot",
-                "/vnf_instances/{vnfInstanceId}/revert_to_snapshot",
-                "/vnf_snapshots", "/vnf_snapshots/{vnfSnapshotInfoId}",
-                "/vnf_snapshots/{vnfSnapshotInfoId}/vnf_state_snapshot")
+UNSERVED_LCM = (
+    '/vnf_instances/{vnfInstanceId}/scale_to_level',
+    '/vnf_instances/{vnfInstanceId}/change_flavour',
+    '/vnf_instances/{vnfInstanceId}/operate',
+    '/vnf_instances/{vnfInstanceId}/create_snapshot',
+    '/vnf_instances/{vnfInstanceId}/revert_to_snapshot',
+    '/vnf_snapshots',
+    '/vnf_snapshots/{vnfSnapshotInfoId}',
+    '/vnf_snapshots/{vnfSnapshotInfoId}/vnf_state_snapshot',
+)
 # SOL005 package subscriptions: not served on /vnfpkgm/v1
 # (doc/source/design.rst section 1);
 # the notification endpoints are the subscriber's, not the NFVO's.
-UNSERVED_PKG = ("/subscriptions", "/subscriptions/{subscriptionId}")
+UNSERVED_PKG = ('/subscriptions', '/subscriptions/{subscriptionId}')
 
 
 def etsi_openapi_dir() -> Path:
     """``shared/etsi-openapi`` beside the repository (or beside one of its
     parents, for a git worktree)."""
     for parent in ROOT.parents:
-        candidate = parent / "shared" / "etsi-openapi"
+        candidate = parent / 'shared' / 'etsi-openapi'
         if candidate.is_dir():
             return candidate
-    pytest.fail("ETSI's OpenAPI documents are missing: shared/etsi-openapi "
-                f"is expected beside {ROOT} (or one of its parents)")
+    pytest.fail(
+        "ETSI's OpenAPI documents are missing: shared/etsi-openapi "
+        f'is expected beside {ROOT} (or one of its parents)'
+    )
 
 
 def load(relpath: str, fixes: list[tuple[str, Fix]]) -> dict:
@@ -65,7 +73,7 @@ def load(relpath: str, fixes: list[tuple[str, Fix]]) -> dict:
 
 def operations(doc: dict) -> Iterator[tuple[str, str, dict]]:
     """(path, method, operation) of every operation."""
-    for path, item in doc["paths"].items():
+    for path, item in doc['paths'].items():
         for method in METHODS:
             if method in item:
                 yield path, method, item[method]
@@ -74,19 +82,25 @@ def operations(doc: dict) -> Iterator[tuple[str, str, dict]]:
 def responses(doc: dict) -> Iterator[tuple[str, str, str, dict]]:
     """(path, method, status, response) of every operation, references to
     shared responses resolved (a fix changes a shared one in place)."""
-    shared = doc.get("components", {}).get("responses", {})
+    shared = doc.get('components', {}).get('responses', {})
     for path, method, op in operations(doc):
-        for status, resp in op.get("responses", {}).items():
-            ref = resp.get("$ref", "")
-            yield path, method, status, (
-                shared[ref.rsplit("/", 1)[-1]] if ref else resp)
+        for status, resp in op.get('responses', {}).items():
+            ref = resp.get('$ref', '')
+            yield (
+                path,
+                method,
+                status,
+                (shared[ref.rsplit('/', 1)[-1]] if ref else resp),
+            )
 
 
 def remove_paths(*paths: str) -> Fix:
     """Take ``paths`` out of the fuzzing."""
+
     def fix(doc: dict) -> None:
         for path in paths:
-            doc["paths"].pop(path, None)
+            doc['paths'].pop(path, None)
+
     return fix
 
 
@@ -95,21 +109,25 @@ def problem_details_media_type(doc: dict) -> None:
     """Errors are application/problem+json (SOL013 6.4, IETF RFC 7807);
     the document declares application/json for them."""
     for _path, _method, status, resp in responses(doc):
-        content = resp.get("content", {})
-        if status[0] in "45" and JSON in content:
+        content = resp.get('content', {})
+        if status[0] in '45' and JSON in content:
             content.setdefault(PROBLEM_JSON, content[JSON])
 
 
 def lists_are_arrays(*paths: str) -> Fix:
     """The 200 of GET ``paths`` is declared as one object; SOL003 5.4.12.3.2
     and 5.4.18.3.2 (and the document's own description) say an array."""
+
     def fix(doc: dict) -> None:
         for path, method, status, resp in responses(doc):
-            if path in paths and method == "get" and status == "200":
-                media = resp["content"][JSON]
-                if media["schema"].get("type") != "array":
-                    media["schema"] = {"type": "array",
-                                       "items": media["schema"]}
+            if path in paths and method == 'get' and status == '200':
+                media = resp['content'][JSON]
+                if media['schema'].get('type') != 'array':
+                    media['schema'] = {
+                        'type': 'array',
+                        'items': media['schema'],
+                    }
+
     return fix
 
 
@@ -119,18 +137,21 @@ def op_occ_one_of(doc: dict) -> None:
     SOL003 5.5.2.13 wants each only on a COMPLETED MODIFY_INFO or
     CHANGE_VNFPKG (and neither elsewhere)."""
     for path, method, status, resp in responses(doc):
-        if (path.startswith("/vnf_lcm_op_occs") and method == "get"
-                and status == "200"):
-            schema = resp["content"][JSON]["schema"]
-            schema.get("items", schema).pop("oneOf", None)
+        if (
+            path.startswith('/vnf_lcm_op_occs')
+            and method == 'get'
+            and status == '200'
+        ):
+            schema = resp['content'][JSON]['schema']
+            schema.get('items', schema).pop('oneOf', None)
 
 
 def empty_accepted(doc: dict) -> None:
     """PATCH /vnf_instances/{id} 202: "the response body shall be empty"
     says the document, yet it declares a JSON body."""
     for _path, method, status, resp in responses(doc):
-        if method == "patch" and status == "202":
-            resp.pop("content", None)
+        if method == 'patch' and status == '202':
+            resp.pop('content', None)
 
 
 def unprocessable(doc: dict) -> None:
@@ -138,20 +159,22 @@ def unprocessable(doc: dict) -> None:
     cannot be done (a flavour the VNFD lacks, a package not ONBOARDED:
     SOL013 6.4); the document lists 422 only for POST /vnf_instances and
     /subscriptions, though SOL013 allows it for every method with a body."""
-    template = doc["paths"]["/vnf_instances"]["post"]["responses"]["422"]
+    template = doc['paths']['/vnf_instances']['post']['responses']['422']
     for _path, _method, op in operations(doc):
-        if "requestBody" in op:
-            op["responses"].setdefault("422", copy.deepcopy(template))
+        if 'requestBody' in op:
+            op['responses'].setdefault('422', copy.deepcopy(template))
 
 
 LCM_FIXES: list[tuple[str, Fix]] = [
-    ("operations vnfm does not serve", remove_paths(*UNSERVED_LCM)),
-    ("422 for requests that cannot be processed", unprocessable),
-    ("errors are application/problem+json", problem_details_media_type),
-    ("lists are arrays", lists_are_arrays("/vnf_lcm_op_occs",
-                                          "/subscriptions")),
-    ("VnfLcmOpOcc oneOf", op_occ_one_of),
-    ("PATCH 202 has no body", empty_accepted),
+    ('operations vnfm does not serve', remove_paths(*UNSERVED_LCM)),
+    ('422 for requests that cannot be processed', unprocessable),
+    ('errors are application/problem+json', problem_details_media_type),
+    (
+        'lists are arrays',
+        lists_are_arrays('/vnf_lcm_op_occs', '/subscriptions'),
+    ),
+    ('VnfLcmOpOcc oneOf', op_occ_one_of),
+    ('PATCH 202 has no body', empty_accepted),
 ]
 
 
@@ -160,11 +183,11 @@ def unwrap(schema: dict) -> dict:
     """``{"properties": {"VnfPkgInfo": S}}`` -> S: the harvest wraps every
     body in an object keyed by its type name; on the wire (SOL005 9.5.2,
     and every NFVO) the body is the type itself."""
-    if schema.get("type") == "array":
-        return {**schema, "items": unwrap(schema["items"])}
-    props = schema.get("properties", {})
+    if schema.get('type') == 'array':
+        return {**schema, 'items': unwrap(schema['items'])}
+    props = schema.get('properties', {})
     if len(props) == 1:
-        (name, inner), = props.items()
+        ((name, inner),) = props.items()
         if name[:1].isupper():
             return inner
     return schema
@@ -173,12 +196,12 @@ def unwrap(schema: dict) -> dict:
 def unwrap_bodies(doc: dict) -> None:
     """Request and response bodies without the type-name wrapper."""
     for _path, _method, op in operations(doc):
-        for param in op.get("parameters", []):
-            if param.get("in") == "body":
-                param["schema"] = unwrap(param["schema"])
-        for resp in op.get("responses", {}).values():
-            if "schema" in resp:
-                resp["schema"] = unwrap(resp["schema"])
+        for param in op.get('parameters', []):
+            if param.get('in') == 'body':
+                param['schema'] = unwrap(param['schema'])
+        for resp in op.get('responses', {}).values():
+            if 'schema' in resp:
+                resp['schema'] = unwrap(resp['schema'])
 
 
 def media_types(doc: dict) -> None:
@@ -186,43 +209,50 @@ def media_types(doc: dict) -> None:
     application/zip or text/plain (SOL005 9.4.4.3.2, 9.4.5.3.1) and
     artifacts any type (9.4.7.3.1, vnfm: application/octet-stream); the
     document declares application/json for all of them."""
-    doc["produces"] = [JSON, PROBLEM_JSON]
-    downloads = {"/vnf_packages/{vnfPkgId}/vnfd": ["text/plain", ZIP],
-                 "/vnf_packages/{vnfPkgId}/package_content": [ZIP],
-                 "/vnf_packages/{vnfPkgId}/artifacts/{artifactPath}": [
-                     "application/octet-stream"]}
+    doc['produces'] = [JSON, PROBLEM_JSON]
+    downloads = {
+        '/vnf_packages/{vnfPkgId}/vnfd': ['text/plain', ZIP],
+        '/vnf_packages/{vnfPkgId}/package_content': [ZIP],
+        '/vnf_packages/{vnfPkgId}/artifacts/{artifactPath}': [
+            'application/octet-stream'
+        ],
+    }
     for path, method, op in operations(doc):
-        if method == "get" and path in downloads:
-            op["produces"] = [*downloads[path], PROBLEM_JSON]
+        if method == 'get' and path in downloads:
+            op['produces'] = [*downloads[path], PROBLEM_JSON]
 
 
 def zip_upload(doc: dict) -> None:
     """PUT package_content: the body is the zip itself (SOL005 9.4.5.3.3,
     what python-tackerclient sends), not a multipart form."""
-    op = doc["paths"]["/vnf_packages/{vnfPkgId}/package_content"]["put"]
-    op["consumes"] = [ZIP]
-    op["parameters"] = [p for p in op["parameters"]
-                        if p["in"] != "formData"] + [{
-                            "name": "body", "in": "body", "required": True,
-                            "schema": {"type": "string",
-                                       "format": "binary"}}]
+    op = doc['paths']['/vnf_packages/{vnfPkgId}/package_content']['put']
+    op['consumes'] = [ZIP]
+    op['parameters'] = [
+        p for p in op['parameters'] if p['in'] != 'formData'
+    ] + [
+        {
+            'name': 'body',
+            'in': 'body',
+            'required': True,
+            'schema': {'type': 'string', 'format': 'binary'},
+        }
+    ]
 
 
 def create_errors(doc: dict) -> None:
     """POST /vnf_packages declares only 201; SOL005 9.4.2.3.1 has the
     usual errors (400, 401, 403, 406, ...) like every other method."""
-    ops = doc["paths"]["/vnf_packages"]
-    errors = {s: r for s, r in ops["get"]["responses"].items()
-              if s[0] in "45"}
+    ops = doc['paths']['/vnf_packages']
+    errors = {s: r for s, r in ops['get']['responses'].items() if s[0] in '45'}
     for status, resp in errors.items():
-        ops["post"]["responses"].setdefault(status, copy.deepcopy(resp))
+        ops['post']['responses'].setdefault(status, copy.deepcopy(resp))
 
 
 def notification_endpoints(doc: dict) -> None:
     """The document lists the subscriber's notification endpoints as paths
     of the NFVO."""
-    for path in [p for p in doc["paths"] if p.startswith("/URI_is")]:
-        del doc["paths"][path]
+    for path in [p for p in doc['paths'] if p.startswith('/URI_is')]:
+        del doc['paths'][path]
 
 
 def unsupported_media_type(doc: dict) -> None:
@@ -230,18 +260,19 @@ def unsupported_media_type(doc: dict) -> None:
     7231 6.5.13); the document types Content-Type as any string but lists
     no answer for a wrong one."""
     for _path, _method, op in operations(doc):
-        params = op.get("parameters", [])
-        if any(p["in"] in ("body", "formData") for p in params):
-            op["responses"].setdefault("415", copy.deepcopy(
-                op["responses"]["400"]))
+        params = op.get('parameters', [])
+        if any(p['in'] in ('body', 'formData') for p in params):
+            op['responses'].setdefault(
+                '415', copy.deepcopy(op['responses']['400'])
+            )
 
 
 PKG_FIXES: list[tuple[str, Fix]] = [
     ("the subscriber's endpoints", notification_endpoints),
-    ("package subscriptions are not served", remove_paths(*UNSERVED_PKG)),
-    ("bodies wrapped in their type name", unwrap_bodies),
-    ("media types of errors and downloads", media_types),
-    ("the upload is a zip body", zip_upload),
-    ("POST /vnf_packages errors", create_errors),
-    ("415 for a wrong Content-Type", unsupported_media_type),
+    ('package subscriptions are not served', remove_paths(*UNSERVED_PKG)),
+    ('bodies wrapped in their type name', unwrap_bodies),
+    ('media types of errors and downloads', media_types),
+    ('the upload is a zip body', zip_upload),
+    ('POST /vnf_packages errors', create_errors),
+    ('415 for a wrong Content-Type', unsupported_media_type),
 ]

@@ -42,7 +42,8 @@ def _children(pid: int) -> set[int]:
 def _answers(port: int) -> bool:
     req = urllib.request.Request(
         f'http://127.0.0.1:{port}/vnflcm/v2/api_versions',
-        headers={'Version': '2.0.0'})
+        headers={'Version': '2.0.0'},
+    )
     try:
         with urllib.request.urlopen(req, timeout=2) as resp:
             return resp.status == 200
@@ -59,13 +60,28 @@ def api(tmp_path):
         f'[api]\nport = {port}\nworkers = 2\n'
         # vnfm-api refuses to start without the key it shares with the
         # conductors.
-        f'[crypto]\nkeys = {fernet.Fernet.generate_key().decode()}\n')
-    subprocess.run([os.path.join(sys.prefix, 'bin', 'vnfm-db-manage'),
-                    '--config-file', str(conf), 'upgrade'],
-                   check=True, capture_output=True, timeout=120)
+        f'[crypto]\nkeys = {fernet.Fernet.generate_key().decode()}\n'
+    )
+    subprocess.run(
+        [
+            os.path.join(sys.prefix, 'bin', 'vnfm-db-manage'),
+            '--config-file',
+            str(conf),
+            'upgrade',
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     proc = subprocess.Popen(
-        [os.path.join(sys.prefix, 'bin', 'vnfm-api'), '--config-file',
-         str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            os.path.join(sys.prefix, 'bin', 'vnfm-api'),
+            '--config-file',
+            str(conf),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         _wait_for(lambda: _answers(port), 60, 'vnfm-api to answer')
         yield proc, port
@@ -81,18 +97,27 @@ def api(tmp_path):
 @pytest.mark.timeout(120)
 def test_dead_worker_is_replaced_and_sigterm_stops_all(api):
     proc, port = api
-    workers = _wait_for(lambda: len(_children(proc.pid)) == 2
-                        and _children(proc.pid), 30, 'two workers')
+    workers = _wait_for(
+        lambda: len(_children(proc.pid)) == 2 and _children(proc.pid),
+        30,
+        'two workers',
+    )
     victim = min(workers)
     os.kill(victim, signal.SIGKILL)
     replaced = _wait_for(
         lambda: (lambda c: len(c) == 2 and victim not in c and c)(
-            _children(proc.pid)), 30, 'a replacement worker')
+            _children(proc.pid)
+        ),
+        30,
+        'a replacement worker',
+    )
     assert victim not in replaced
     assert all(_answers(port) for _ in range(10))
 
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 0
     for pid in replaced:
-        assert not os.path.exists(f'/proc/{pid}') or \
-            Path(f'/proc/{pid}/stat').read_text().split()[2] == 'Z'
+        assert (
+            not os.path.exists(f'/proc/{pid}')
+            or Path(f'/proc/{pid}/stat').read_text().split()[2] == 'Z'
+        )

@@ -17,21 +17,26 @@ HOOK_SLEEP = 8
 def _owners(services, op_ids: list[str]) -> dict[str, str | None]:
     """The conductor (host name) holding each op (None once the op left
     it); the owner column names the conductor's process: host/process."""
-    return {op_id: owner and owner.split("/")[0]
-            for op_id, owner in services.sql(
-                "SELECT id, owner FROM vnf_lcm_op_occs WHERE id = ANY(%s)",
-                (op_ids,))}
+    return {
+        op_id: owner and owner.split('/')[0]
+        for op_id, owner in services.sql(
+            'SELECT id, owner FROM vnf_lcm_op_occs WHERE id = ANY(%s)',
+            (op_ids,),
+        )
+    }
 
 
-def test_killed_conductor_ops_fail_over(two_conductors, api, client,
-                                        pkg_v1) -> None:
+def test_killed_conductor_ops_fail_over(
+    two_conductors, api, client, pkg_v1
+) -> None:
     services = two_conductors
     request = api.instantiate_request(
-        hook_sleep={"instantiate_start": HOOK_SLEEP})
+        hook_sleep={'instantiate_start': HOOK_SLEEP}
+    )
 
     def start() -> str:
-        inst_id = api.create_instance(api.V1_VNFD_ID, "failover")
-        return api.start(inst_id, "instantiate", request)
+        inst_id = api.create_instance(api.V1_VNFD_ID, 'failover')
+        return api.start(inst_id, 'instantiate', request)
 
     ops = [start(), start()]
 
@@ -45,39 +50,42 @@ def test_killed_conductor_ops_fail_over(two_conductors, api, client,
         if len(by_owner) == 2:
             return by_owner
         # All went to one conductor (rare: the queue is round-robin).
-        assert len(ops) < 6, f"one conductor took every op: {owners}"
+        assert len(ops) < 6, f'one conductor took every op: {owners}'
         ops.append(start())
         return None
 
-    by_owner = api.wait_for(split, 15, "ops owned by both conductors")
+    by_owner = api.wait_for(split, 15, 'ops owned by both conductors')
     assert set(by_owner) == set(services.conductors())
     victim, survivor = sorted(by_owner)
     for op_id in ops:
-        assert api.op(op_id)["operationState"] == "PROCESSING"
+        assert api.op(op_id)['operationState'] == 'PROCESSING'
 
     services.kill(victim, signal.SIGKILL)
     for op_id in by_owner[victim]:
-        op = api.wait_op(op_id, "FAILED_TEMP", timeout=15)
-        detail = op["error"]["detail"]
-        assert victim in detail and "lease" in detail.lower(), op["error"]
+        op = api.wait_op(op_id, 'FAILED_TEMP', timeout=15)
+        detail = op['error']['detail']
+        assert victim in detail and 'lease' in detail.lower(), op['error']
     # The survivor's ops were never touched: still running under their
     # owner (or done), then COMPLETED.
     for op_id in by_owner[survivor]:
         [(owner, state)] = services.sql(
-            "SELECT owner, operation_state FROM vnf_lcm_op_occs "
-            "WHERE id = %s", (op_id,))
-        host = owner and owner.split("/")[0]
-        assert (state, host) in {("PROCESSING", survivor),
-                                 ("COMPLETED", None)}, (state, owner)
+            'SELECT owner, operation_state FROM vnf_lcm_op_occs WHERE id = %s',
+            (op_id,),
+        )
+        host = owner and owner.split('/')[0]
+        assert (state, host) in {
+            ('PROCESSING', survivor),
+            ('COMPLETED', None),
+        }, (state, owner)
     for op_id in by_owner[survivor]:
-        api.wait_op(op_id, "COMPLETED", timeout=HOOK_SLEEP + 10)
+        api.wait_op(op_id, 'COMPLETED', timeout=HOOK_SLEEP + 10)
 
     retried = by_owner[victim][0]
-    client.lcm("op", "retry", retried)
-    api.wait_op(retried, "COMPLETED", timeout=HOOK_SLEEP + 15)
-    inst_id = api.op(retried)["vnfInstanceId"]
-    assert api.instance(inst_id)["instantiationState"] == "INSTANTIATED"
+    client.lcm('op', 'retry', retried)
+    api.wait_op(retried, 'COMPLETED', timeout=HOOK_SLEEP + 15)
+    inst_id = api.op(retried)['vnfInstanceId']
+    assert api.instance(inst_id)['instantiationState'] == 'INSTANTIATED'
     # The others are still FAILED_TEMP, waiting for the user (not retried
     # behind their back).
     for op_id in by_owner[victim][1:]:
-        assert api.op(op_id)["operationState"] == "FAILED_TEMP"
+        assert api.op(op_id)['operationState'] == 'FAILED_TEMP'

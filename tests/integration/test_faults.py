@@ -51,14 +51,14 @@ SLACK = HEARTBEAT + 2.5
 LEGAL = {(a.value, b.value) for (a, _), b in OP_TRANSITIONS.items()}
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[tuple[brokers.PrivatePostgres,
-                                brokers.PrivateRabbit]]:
+@pytest.fixture(scope='module')
+def servers(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[brokers.PrivatePostgres, brokers.PrivateRabbit]]:
     """A private PostgreSQL and RabbitMQ, started together."""
-    root = tmp_path_factory.mktemp("faults-servers")
-    pg = brokers.PrivatePostgres(root / "postgres")
-    rabbit = brokers.PrivateRabbit(root / "rabbitmq")
+    root = tmp_path_factory.mktemp('faults-servers')
+    pg = brokers.PrivatePostgres(root / 'postgres')
+    rabbit = brokers.PrivateRabbit(root / 'rabbitmq')
     try:
         with futures.ThreadPoolExecutor(2) as pool:
             for started in [pool.submit(pg.start), pool.submit(rabbit.start)]:
@@ -69,38 +69,54 @@ def servers(tmp_path_factory: pytest.TempPathFactory
         pg.remove()
 
 
-@pytest.fixture(scope="module")
-def vnfm(servers, tmp_path_factory: pytest.TempPathFactory,
-         zips: dict[str, Zip], hook_record: Path
-         ) -> Iterator[procs.VnfmServices]:
+@pytest.fixture(scope='module')
+def vnfm(
+    servers,
+    tmp_path_factory: pytest.TempPathFactory,
+    zips: dict[str, Zip],
+    hook_record: Path,
+) -> Iterator[procs.VnfmServices]:
     """vnfm-api and two conductors on the private servers, short leases."""
     pg, rabbit = servers
-    allowed = sorted(zip_scripts_sha256(zips["v1"].path.read_bytes()))
+    allowed = sorted(zip_scripts_sha256(zips['v1'].path.read_bytes()))
     svc = procs.VnfmServices(
-        tmp_path_factory.mktemp("faults-vnfm"),
-        transport_url=rabbit.transport_url, postgres_url=pg.url,
-        env={"VNFM_HOOK_RECORD": str(hook_record)},
-        conf={"conductor": {"lease_seconds": LEASE,
-                            "heartbeat_interval": HEARTBEAT,
-                            "sweep_interval": SWEEP,
-                            "unclaimed_grace_seconds": 1,
-                            "graceful_shutdown_timeout": 1},
-              # A dead conductor's claimed notifications wait for their
-              # lease (default 120 s) when it comes back under a new name.
-              "notifications": {"interval": 0.2, "backoff_base": 0.2,
-                                "backoff_cap": 2, "max_attempts": 1000,
-                                "lease_seconds": 5, "timeout": 1},
-              "mgmt_driver": {"allowed_script_sha256": ",".join(allowed)},
-              "oslo_messaging_rabbit": {"rabbit_retry_interval": 1,
-                                        "rabbit_retry_backoff": 1,
-                                        "kombu_reconnect_delay": 0.5}})
-    LOGGED_SERVICES["vnfm"] = svc
+        tmp_path_factory.mktemp('faults-vnfm'),
+        transport_url=rabbit.transport_url,
+        postgres_url=pg.url,
+        env={'VNFM_HOOK_RECORD': str(hook_record)},
+        conf={
+            'conductor': {
+                'lease_seconds': LEASE,
+                'heartbeat_interval': HEARTBEAT,
+                'sweep_interval': SWEEP,
+                'unclaimed_grace_seconds': 1,
+                'graceful_shutdown_timeout': 1,
+            },
+            # A dead conductor's claimed notifications wait for their
+            # lease (default 120 s) when it comes back under a new name.
+            'notifications': {
+                'interval': 0.2,
+                'backoff_base': 0.2,
+                'backoff_cap': 2,
+                'max_attempts': 1000,
+                'lease_seconds': 5,
+                'timeout': 1,
+            },
+            'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)},
+            'oslo_messaging_rabbit': {
+                'rabbit_retry_interval': 1,
+                'rabbit_retry_backoff': 1,
+                'kombu_reconnect_delay': 0.5,
+            },
+        },
+    )
+    LOGGED_SERVICES['vnfm'] = svc
     try:
         svc.start(conductors=2)
         yield svc
     finally:
         svc.stop()
-        LOGGED_SERVICES.pop("vnfm", None)
+        LOGGED_SERVICES.pop('vnfm', None)
 
 
 class Figures:
@@ -133,95 +149,122 @@ class Workload:
         self.random = random.Random(seed)
 
     def _sleepy(self, hook: str) -> dict:
-        return {"hook_sleep": {hook: round(self.random.uniform(0.2, 1.5),
-                                           2)}}
+        return {'hook_sleep': {hook: round(self.random.uniform(0.2, 1.5), 2)}}
 
     def plan(self) -> list[tuple[str, str, dict, str]]:
         """(method, path suffix, body, operation) of the five ops."""
         inst = self.api.instantiate_request(
-            **self._sleepy("instantiate_start"))
+            **self._sleepy('instantiate_start')
+        )
         return [
-            ("POST", "/instantiate", inst, "INSTANTIATE"),
-            ("POST", "/scale", {"type": "SCALE_OUT",
-                                "aspectId": "vdu1_aspect"}, "SCALE"),
-            ("POST", "/heal", {"cause": "fault suite"}, "HEAL"),
-            ("PATCH", "", {"metadata": self._sleepy(
-                "modify_information_start")}, "MODIFY_INFO"),
-            ("POST", "/terminate", {"terminationType": "FORCEFUL",
-                                    "additionalParams": self._sleepy(
-                                        "terminate_start")}, "TERMINATE"),
+            ('POST', '/instantiate', inst, 'INSTANTIATE'),
+            (
+                'POST',
+                '/scale',
+                {'type': 'SCALE_OUT', 'aspectId': 'vdu1_aspect'},
+                'SCALE',
+            ),
+            ('POST', '/heal', {'cause': 'fault suite'}, 'HEAL'),
+            (
+                'PATCH',
+                '',
+                {'metadata': self._sleepy('modify_information_start')},
+                'MODIFY_INFO',
+            ),
+            (
+                'POST',
+                '/terminate',
+                {
+                    'terminationType': 'FORCEFUL',
+                    'additionalParams': self._sleepy('terminate_start'),
+                },
+                'TERMINATE',
+            ),
         ]
 
-    def _call(self, method: str, path: str, **kw: Any
-              ) -> requests.Response | None:
+    def _call(
+        self, method: str, path: str, **kw: Any
+    ) -> requests.Response | None:
         try:
             return self.api.lcm(method, path, timeout=10, **kw)
         except requests.RequestException:
             return None
 
     def _ops_of(self, inst_id: str, operation: str) -> set[str]:
-        r = self._call("GET", "/vnf_lcm_op_occs", params={
-            "filter": f"(eq,vnfInstanceId,{inst_id})"})
+        r = self._call(
+            'GET',
+            '/vnf_lcm_op_occs',
+            params={'filter': f'(eq,vnfInstanceId,{inst_id})'},
+        )
         if r is None or r.status_code != 200:
             return set()
-        return {o["id"] for o in r.json() if o["operation"] == operation}
+        return {o['id'] for o in r.json() if o['operation'] == operation}
 
     def create(self, deadline: float) -> str:
         """Create an instance; an error answer may still have created
         it."""
-        name = f"faults-{self.random.getrandbits(64):x}"
-        body = {"vnfdId": self.api.V1_VNFD_ID, "vnfInstanceName": name}
+        name = f'faults-{self.random.getrandbits(64):x}'
+        body = {'vnfdId': self.api.V1_VNFD_ID, 'vnfInstanceName': name}
         while time.monotonic() < deadline:
-            r = self._call("POST", "/vnf_instances", json=body)
+            r = self._call('POST', '/vnf_instances', json=body)
             if r is not None and r.status_code == 201:
-                return r.json()["id"]
-            r = self._call("GET", "/vnf_instances", params={
-                "filter": f"(eq,vnfInstanceName,{name})"})
+                return r.json()['id']
+            r = self._call(
+                'GET',
+                '/vnf_instances',
+                params={'filter': f'(eq,vnfInstanceName,{name})'},
+            )
             if r is not None and r.status_code == 200 and r.json():
-                return r.json()[0]["id"]
+                return r.json()[0]['id']
             time.sleep(0.5)  # the API or its servers are restarting
-        raise AssertionError(f"instance {name} not created")
+        raise AssertionError(f'instance {name} not created')
 
-    def submit(self, inst_id: str, step: tuple[str, str, dict, str],
-               known: set[str], deadline: float) -> str:
+    def submit(
+        self,
+        inst_id: str,
+        step: tuple[str, str, dict, str],
+        known: set[str],
+        deadline: float,
+    ) -> str:
         """Start one op; an error answer may still have created it."""
         method, suffix, body, operation = step
         while time.monotonic() < deadline:
-            r = self._call(method, f"/vnf_instances/{inst_id}{suffix}",
-                           json=body)
+            r = self._call(
+                method, f'/vnf_instances/{inst_id}{suffix}', json=body
+            )
             if r is not None and r.status_code == 202:
-                return r.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+                return r.headers['Location'].rstrip('/').rsplit('/', 1)[1]
             if r is not None and r.status_code < 500 and r.status_code != 409:
-                raise AssertionError(f"{operation}: {r.status_code} {r.text}")
+                raise AssertionError(f'{operation}: {r.status_code} {r.text}')
             new = self._ops_of(inst_id, operation) - known
             if new:
                 return new.pop()
             time.sleep(0.5)  # the API or its servers are restarting
-        raise AssertionError(f"{operation} of {inst_id} not accepted")
+        raise AssertionError(f'{operation} of {inst_id} not accepted')
 
     def settle(self, op_id: str, deadline: float) -> None:
         """Poll until COMPLETED; retry each FAILED_TEMP."""
         while time.monotonic() < deadline:
-            r = self._call("GET", f"/vnf_lcm_op_occs/{op_id}")
+            r = self._call('GET', f'/vnf_lcm_op_occs/{op_id}')
             if r is None or r.status_code != 200:
                 time.sleep(0.5)
                 continue
             op = r.json()
-            state = op["operationState"]
+            state = op['operationState']
             self.figures.seen(op_id, state)
-            if state == "COMPLETED":
+            if state == 'COMPLETED':
                 return
-            if state in ("FAILED", "ROLLED_BACK"):
-                raise AssertionError(f"op {op_id} ended {state}: {op}")
-            if state == "FAILED_TEMP":
-                detail = (op.get("error") or {}).get("detail")
-                assert detail, f"FAILED_TEMP without a detail: {op}"
+            if state in ('FAILED', 'ROLLED_BACK'):
+                raise AssertionError(f'op {op_id} ended {state}: {op}')
+            if state == 'FAILED_TEMP':
+                detail = (op.get('error') or {}).get('detail')
+                assert detail, f'FAILED_TEMP without a detail: {op}'
                 with self.figures.lock:
                     self.figures.failed_temp.append((op_id, detail))
                     self.figures.retries += 1
-                self._call("POST", f"/vnf_lcm_op_occs/{op_id}/retry")
+                self._call('POST', f'/vnf_lcm_op_occs/{op_id}/retry')
             time.sleep(0.2)
-        raise AssertionError(f"op {op_id} still not COMPLETED")
+        raise AssertionError(f'op {op_id} still not COMPLETED')
 
     def lifecycle(self, deadline: float, ready: Callable[[], None]) -> None:
         """Once ``ready()`` returns, create an instance and run its five
@@ -239,8 +282,14 @@ class Chaos:
     """Kills conductors and restarts the servers while the workload
     runs."""
 
-    def __init__(self, svc: procs.VnfmServices, servers: tuple,
-                 api: Api, figures: Figures, seed: int) -> None:
+    def __init__(
+        self,
+        svc: procs.VnfmServices,
+        servers: tuple,
+        api: Api,
+        figures: Figures,
+        seed: int,
+    ) -> None:
         self.svc = svc
         self.pg, self.rabbit = servers
         self.api = api
@@ -253,21 +302,30 @@ class Chaos:
         self.progress = threading.Condition()
 
     def _held_by(self, host: str) -> list[str]:
-        return [op_id for op_id, in self.svc.sql(
-            "SELECT id FROM vnf_lcm_op_occs WHERE owner LIKE %s AND "
-            "operation_state IN ('PROCESSING', 'ROLLING_BACK')",
-            (host + "/%",))]
+        return [
+            op_id
+            for (op_id,) in self.svc.sql(
+                'SELECT id FROM vnf_lcm_op_occs WHERE owner LIKE %s AND '
+                "operation_state IN ('PROCESSING', 'ROLLING_BACK')",
+                (host + '/%',),
+            )
+        ]
 
     def _in_hook(self) -> str | None:
         """A conductor running a hook now (a sleeping hook is recorded
         when it starts)."""
-        lines = self.api.hook_record.read_text().splitlines()[-10:] if (
-            self.api.hook_record.exists()) else []
-        ids = [json.loads(line)["vnf_instance_id"] for line in lines]
+        lines = (
+            self.api.hook_record.read_text().splitlines()[-10:]
+            if (self.api.hook_record.exists())
+            else []
+        )
+        ids = [json.loads(line)['vnf_instance_id'] for line in lines]
         rows = self.svc.sql(
-            "SELECT owner FROM vnf_lcm_op_occs WHERE vnf_instance_id = "
-            "ANY(%s) AND operation_state = 'PROCESSING'", (ids,))
-        owners = [o.split("/")[0] for o, in rows if o]
+            'SELECT owner FROM vnf_lcm_op_occs WHERE vnf_instance_id = '
+            "ANY(%s) AND operation_state = 'PROCESSING'",
+            (ids,),
+        )
+        owners = [o.split('/')[0] for (o,) in rows if o]
         return owners[0] if owners else None
 
     def _in_commit(self) -> Iterator[str]:
@@ -277,18 +335,21 @@ class Chaos:
         conn = self.svc.db_connection()
         try:
             with conn.cursor() as cur:
-                cur.execute("BEGIN; LOCK TABLE notifications IN SHARE ROW "
-                            "EXCLUSIVE MODE")
+                cur.execute(
+                    'BEGIN; LOCK TABLE notifications IN SHARE ROW '
+                    'EXCLUSIVE MODE'
+                )
 
                 def waiting() -> str | None:
                     rows = self.svc.sql(
-                        "SELECT application_name FROM pg_stat_activity "
+                        'SELECT application_name FROM pg_stat_activity '
                         "WHERE wait_event_type = 'Lock' AND "
-                        "application_name LIKE 'conductor-%%'")
+                        "application_name LIKE 'conductor-%%'"
+                    )
                     return rows[0][0] if rows else None
 
-                yield wait_for(waiting, 30, "a conductor in a commit")
-                cur.execute("ROLLBACK")
+                yield wait_for(waiting, 30, 'a conductor in a commit')
+                cur.execute('ROLLBACK')
         finally:
             conn.close()
 
@@ -296,7 +357,7 @@ class Chaos:
         """SIGKILL a conductor (one in a hook for where='hook', one in
         a transaction for 'commit'), start it again; time how long until
         its ops are at rest."""
-        if where == "commit":
+        if where == 'commit':
             committing = self._in_commit()
             host = next(committing)
             held = self._held_by(host)
@@ -304,50 +365,59 @@ class Chaos:
             next(committing, None)
         else:
             host = None
-            if where == "hook":
-                host = wait_for(self._in_hook, 30, "a conductor in a hook")
+            if where == 'hook':
+                host = wait_for(self._in_hook, 30, 'a conductor in a hook')
             host = host or self.random.choice(self.svc.conductors())
             held = self._held_by(host)
             self.svc.kill(host, signal.SIGKILL)
         killed = time.monotonic()
-        record = {"where": where, "host": host, "ops": len(held),
-                  "same_name": same_name}
+        record = {
+            'where': where,
+            'host': host,
+            'ops': len(held),
+            'same_name': same_name,
+        }
         self.figures.kills.append(record)
         # Measured while the replacement starts; done before the next fault.
         resting = self._pool.submit(self._time_to_rest, held, killed, record)
         self.svc.start_conductors(1, hosts=[host] if same_name else ())
         resting.result()
 
-    def _time_to_rest(self, held: list[str], killed: float,
-                      record: dict) -> None:
+    def _time_to_rest(
+        self, held: list[str], killed: float, record: dict
+    ) -> None:
         def at_rest() -> bool:
             rows = self.svc.sql(
-                "SELECT id FROM vnf_lcm_op_occs WHERE id = ANY(%s) AND "
-                "owner LIKE %s", (held, record["host"] + "/%"))
+                'SELECT id FROM vnf_lcm_op_occs WHERE id = ANY(%s) AND '
+                'owner LIKE %s',
+                (held, record['host'] + '/%'),
+            )
             return not rows
 
-        wait_for(at_rest, 60, f"ops of killed {record['host']} at rest")
-        record["seconds_to_rest"] = round(time.monotonic() - killed, 2)
+        wait_for(at_rest, 60, f'ops of killed {record["host"]} at rest')
+        record['seconds_to_rest'] = round(time.monotonic() - killed, 2)
 
     def restart(self, name: str, fn: Callable[[], None]) -> None:
         """Restart a server; record how long it was away."""
         began = time.monotonic()
         fn()
-        self.figures.restarts.append((name,
-                                      round(time.monotonic() - began, 1)))
+        self.figures.restarts.append(
+            (name, round(time.monotonic() - began, 1))
+        )
 
     def steps(self) -> list[Callable[[], None]]:
         """The faults, in order."""
         return [
-            lambda: self.kill("hook", same_name=True),
-            lambda: self.kill("random", same_name=False),
-            lambda: self.restart("rabbitmq", self.rabbit.restart),
-            lambda: self.kill("commit", same_name=True),
-            lambda: self.restart("postgresql", lambda: self.pg.restart(
-                signal.SIGQUIT)),
-            lambda: self.kill("random", same_name=True),
+            lambda: self.kill('hook', same_name=True),
+            lambda: self.kill('random', same_name=False),
+            lambda: self.restart('rabbitmq', self.rabbit.restart),
+            lambda: self.kill('commit', same_name=True),
+            lambda: self.restart(
+                'postgresql', lambda: self.pg.restart(signal.SIGQUIT)
+            ),
+            lambda: self.kill('random', same_name=True),
             # Last, one that waits for the load: it cannot end first.
-            lambda: self.kill("hook", same_name=False),
+            lambda: self.kill('hook', same_name=False),
         ]
 
     def run(self, done: threading.Event) -> int:
@@ -379,16 +449,18 @@ class Chaos:
             self.progress.wait_for(lambda: self.begun >= n)
 
 
-def test_faults_under_load(vnfm: procs.VnfmServices, servers,
-                          zips: dict[str, Zip], hook_record: Path) -> None:
+def test_faults_under_load(
+    vnfm: procs.VnfmServices, servers, zips: dict[str, Zip], hook_record: Path
+) -> None:
     began = time.monotonic()
     api = Api(vnfm.api_url, hook_record)
-    api.onboard(zips["v1"].path)
+    api.onboard(zips['v1'].path)
     receiver = Receiver().start()
     figures = Figures()
     try:
-        sub = api.ok("POST", "/subscriptions", 201, json={
-            "callbackUri": receiver.url}).json()
+        sub = api.ok(
+            'POST', '/subscriptions', 201, json={'callbackUri': receiver.url}
+        ).json()
         seed = int(time.time())
         chaos = Chaos(vnfm, servers, api, figures, seed)
         deadline = time.monotonic() + 300
@@ -396,79 +468,103 @@ def test_faults_under_load(vnfm: procs.VnfmServices, servers,
         faults = len(chaos.steps())
         with futures.ThreadPoolExecutor(INSTANCES + 1) as pool:
             chaos_run = pool.submit(chaos.run, done)
-            lifecycles = [pool.submit(
-                Workload(api, figures, seed + i).lifecycle, deadline,
-                lambda i=i: chaos.wait_begun(1 + i * faults // INSTANCES))
-                for i in range(INSTANCES)]
+            lifecycles = [
+                pool.submit(
+                    Workload(api, figures, seed + i).lifecycle,
+                    deadline,
+                    lambda i=i: chaos.wait_begun(1 + i * faults // INSTANCES),
+                )
+                for i in range(INSTANCES)
+            ]
             for lifecycle in futures.as_completed(lifecycles):
                 lifecycle.result()
             done.set()
             under_load = chaos_run.result()
         assert under_load == faults, (
-            f"the load ended after {under_load} of the faults")
+            f'the load ended after {under_load} of the faults'
+        )
         _assert_at_rest(vnfm)
         _wait_delivered(vnfm)
-        _assert_notifications(receiver.bodies(), figures, sub["id"])
+        _assert_notifications(receiver.bodies(), figures, sub['id'])
     finally:
         receiver.stop()
     _report(figures, time.monotonic() - began, seed)
 
 
 def _assert_at_rest(vnfm: procs.VnfmServices) -> None:
-    rows = vnfm.sql("SELECT operation_state, count(*) FROM vnf_lcm_op_occs "
-                    "GROUP BY operation_state")
-    assert dict(rows) == {"COMPLETED": 5 * INSTANCES}, rows
+    rows = vnfm.sql(
+        'SELECT operation_state, count(*) FROM vnf_lcm_op_occs '
+        'GROUP BY operation_state'
+    )
+    assert dict(rows) == {'COMPLETED': 5 * INSTANCES}, rows
 
 
 def _wait_delivered(vnfm: procs.VnfmServices) -> None:
     def undelivered() -> list[tuple]:
-        return vnfm.sql("SELECT state, owner, count(*) FROM notifications "
-                        "WHERE state <> 'DELIVERED' GROUP BY state, owner")
+        return vnfm.sql(
+            'SELECT state, owner, count(*) FROM notifications '
+            "WHERE state <> 'DELIVERED' GROUP BY state, owner"
+        )
 
     if not procs.wait_for(lambda: not undelivered(), 60):
-        pytest.fail(f"notifications not delivered after 60 s: "
-                    f"{undelivered()}")
+        pytest.fail(f'notifications not delivered after 60 s: {undelivered()}')
 
 
-def _assert_notifications(bodies: list[dict], figures: Figures,
-                          sub_id: str) -> None:
+def _assert_notifications(
+    bodies: list[dict], figures: Figures, sub_id: str
+) -> None:
     """Per op: the states notified, in the order received (copies of one
     notification id count once), follow legal transitions from STARTING to
     COMPLETED and include every FAILED_TEMP the op went through."""
     by_op: dict[str, list[str]] = {}
     first_seen: set[str] = set()
     for body in bodies:
-        if body.get("notificationType") != (
-                "VnfLcmOperationOccurrenceNotification"):
+        if body.get('notificationType') != (
+            'VnfLcmOperationOccurrenceNotification'
+        ):
             continue
-        assert body["subscriptionId"] == sub_id
-        if body["id"] in first_seen:
+        assert body['subscriptionId'] == sub_id
+        if body['id'] in first_seen:
             continue
-        first_seen.add(body["id"])
-        by_op.setdefault(body["vnfLcmOpOccId"], []).append(
-            body["operationState"])
-    assert set(by_op) == set(figures.ops), "ops without notifications"
+        first_seen.add(body['id'])
+        by_op.setdefault(body['vnfLcmOpOccId'], []).append(
+            body['operationState']
+        )
+    assert set(by_op) == set(figures.ops), 'ops without notifications'
     failed_temp: dict[str, int] = {}
     for op_id, _detail in figures.failed_temp:
         failed_temp[op_id] = failed_temp.get(op_id, 0) + 1
     for op_id, states in by_op.items():
-        assert states[0] == "STARTING" and states[-1] == "COMPLETED", (
-            op_id, states)
+        assert states[0] == 'STARTING' and states[-1] == 'COMPLETED', (
+            op_id,
+            states,
+        )
         for pair in itertools.pairwise(states):
             assert pair in LEGAL, (op_id, states)
-        assert states.count("FAILED_TEMP") >= min(failed_temp.get(op_id, 0),
-                                                  1), (op_id, states)
+        assert states.count('FAILED_TEMP') >= min(
+            failed_temp.get(op_id, 0), 1
+        ), (op_id, states)
 
 
 def _report(figures: Figures, seconds: float, seed: int) -> None:
     kills = figures.kills
-    print("\nfault suite:", json.dumps({
-        "seed": seed, "ops": len(figures.ops),
-        "failed_temp_then_retried": figures.retries,
-        "kills": kills, "restarts": figures.restarts,
-        "max_seconds_kill_to_rest": max(
-            (k.get("seconds_to_rest", 0) for k in kills), default=0),
-        "seconds": round(seconds, 1)}, indent=1))
+    print(
+        '\nfault suite:',
+        json.dumps(
+            {
+                'seed': seed,
+                'ops': len(figures.ops),
+                'failed_temp_then_retried': figures.retries,
+                'kills': kills,
+                'restarts': figures.restarts,
+                'max_seconds_kill_to_rest': max(
+                    (k.get('seconds_to_rest', 0) for k in kills), default=0
+                ),
+                'seconds': round(seconds, 1),
+            },
+            indent=1,
+        ),
+    )
     for kill in kills:
-        if kill["ops"]:
-            assert kill["seconds_to_rest"] <= LEASE + SWEEP + SLACK, kill
+        if kill['ops']:
+            assert kill['seconds_to_rest'] <= LEASE + SWEEP + SLACK, kill

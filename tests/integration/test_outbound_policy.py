@@ -32,7 +32,8 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     """vnfm-api and one conductor that may connect to 127.0.0.1 only."""
     svc = procs.VnfmServices(
         tmp_path_factory.mktemp('vnfm-outbound'),
-        conf={'outbound': {'allowed_networks': '127.0.0.1/32'}})
+        conf={'outbound': {'allowed_networks': '127.0.0.1/32'}},
+    )
     try:
         svc.start(conductors=1)
         yield Api(svc.api_url, tmp_path_factory.mktemp('hooks') / 'h')
@@ -78,28 +79,42 @@ def test_callback_uri_on_a_denied_address(api, denied_port):
 def test_token_endpoint_on_a_denied_address(api, receiver, denied_port):
     token = f'http://{DENIED}:{denied_port}/token'
 
-    detail = _refused_subscription(api, {
-        'callbackUri': receiver.url, 'authentication': {
-            'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
-            'paramsOauth2ClientCredentials': {
-                'clientId': 'nfvo', 'clientPassword': 'pw',
-                'tokenEndpoint': token}}})
+    detail = _refused_subscription(
+        api,
+        {
+            'callbackUri': receiver.url,
+            'authentication': {
+                'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
+                'paramsOauth2ClientCredentials': {
+                    'clientId': 'nfvo',
+                    'clientPassword': 'pw',
+                    'tokenEndpoint': token,
+                },
+            },
+        },
+    )
 
     assert f'POST {token} (token) refused by policy' in detail
     assert receiver.tests == []
 
 
 def _upload_from_uri(api: Api, uri: str) -> dict:
-    pkg = api.request('POST', '/vnfpkgm/v1/vnf_packages', version=None,
-                      json={}).json()
+    pkg = api.request(
+        'POST', '/vnfpkgm/v1/vnf_packages', version=None, json={}
+    ).json()
     resp = api.request(
-        'POST', f"/vnfpkgm/v1/vnf_packages/{pkg['id']}/package_content/"
-        'upload_from_uri', version=None, json={'addressInformation': uri})
+        'POST',
+        f'/vnfpkgm/v1/vnf_packages/{pkg["id"]}/package_content/'
+        'upload_from_uri',
+        version=None,
+        json={'addressInformation': uri},
+    )
     assert resp.status_code == 202, resp.text
 
     def failed() -> dict | None:
-        info = api.request('GET', f"/vnfpkgm/v1/vnf_packages/{pkg['id']}",
-                           version=None).json()
+        info = api.request(
+            'GET', f'/vnfpkgm/v1/vnf_packages/{pkg["id"]}', version=None
+        ).json()
         assert info['onboardingState'] != 'ONBOARDED', info
         return info if info['onboardingState'] == 'ERROR' else None
 
@@ -112,7 +127,8 @@ def test_upload_from_a_denied_address(api, denied_port):
     info = _upload_from_uri(api, uri)
 
     assert info['onboardingFailureDetails']['detail'].startswith(
-        f'GET {uri} refused by policy')
+        f'GET {uri} refused by policy'
+    )
 
 
 def test_upload_redirected_to_a_denied_address(api, web, denied_port):
@@ -122,5 +138,6 @@ def test_upload_redirected_to_a_denied_address(api, web, denied_port):
     info = _upload_from_uri(api, f'{web.base}/p.zip')
 
     assert info['onboardingFailureDetails']['detail'].startswith(
-        f'GET {target} refused by policy')
+        f'GET {target} refused by policy'
+    )
     assert [path for path, _ in web.seen] == ['/p.zip']

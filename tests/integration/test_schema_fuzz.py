@@ -34,9 +34,9 @@ pytestmark = pytest.mark.timeout(300)
 
 MAX_EXAMPLES = 25
 HEAVY_EXAMPLES = 8
-HEAVY = r"/(instantiate|change_ext_conn|change_vnfpkg)$"
-OUTBOUND = {"callbackUri", "tokenEndpoint", "addressInformation"}
-OFFERED = {etsi_documents.ZIP, "text/plain"}
+HEAVY = r'/(instantiate|change_ext_conn|change_vnfpkg)$'
+OUTBOUND = {'callbackUri', 'tokenEndpoint', 'addressInformation'}
+OFFERED = {etsi_documents.ZIP, 'text/plain'}
 CHECKS = [
     st_checks.not_a_server_error,
     st_checks.status_code_conformance,
@@ -55,78 +55,97 @@ class Seeds:
     """Real objects for path ids: a package, instances, op occurrences.
     ``ensure()`` re-creates what an earlier example deleted."""
 
-    def __init__(self, api: Any, zip_path: Path, vnfd_id: str,
-                 marker: Path) -> None:
+    def __init__(
+        self, api: Any, zip_path: Path, vnfd_id: str, marker: Path
+    ) -> None:
         self.api, self.zip_path, self.vnfd_id = api, zip_path, vnfd_id
         self.marker = marker
         self.dirty = True  # a DELETE example may have removed one
         self.ids: dict[str, list[str]] = {
-            "vnfPkgId": [], "vnfInstanceId": [], "vnfLcmOpOccId": [],
-            "subscriptionId": []}
+            'vnfPkgId': [],
+            'vnfInstanceId': [],
+            'vnfLcmOpOccId': [],
+            'subscriptionId': [],
+        }
 
     def ensure(self) -> None:
         """Make sure each kind of object has live members."""
         if not self.dirty:
             return
         self.dirty = False
-        if not self._alive("/vnfpkgm/v1/vnf_packages", "vnfPkgId"):
-            self.ids["vnfPkgId"] = [self.api.onboard(self.zip_path)["id"]]
-        if not self._alive("/vnflcm/v2/vnf_instances", "vnfInstanceId"):
+        if not self._alive('/vnfpkgm/v1/vnf_packages', 'vnfPkgId'):
+            self.ids['vnfPkgId'] = [self.api.onboard(self.zip_path)['id']]
+        if not self._alive('/vnflcm/v2/vnf_instances', 'vnfInstanceId'):
             self._seed_instances()
 
     def _alive(self, base: str, kind: str) -> bool:
         ids = self.ids[kind]
         return bool(ids) and all(
-            self.api.request("GET", f"{base}/{i}").status_code == 200
-            for i in ids)
+            self.api.request('GET', f'{base}/{i}').status_code == 200
+            for i in ids
+        )
 
     def _seed_instances(self) -> None:
         api = self.api
         self.marker.touch()
         # An example may have disabled the package: instances need it on.
-        api.request("PATCH", f"/vnfpkgm/v1/vnf_packages/"
-                    f"{self.ids['vnfPkgId'][0]}", version=None,
-                    json={"operationalState": "ENABLED"})
-        created = api.create_instance(self.vnfd_id, "fuzz-new")
-        done = api.create_instance(self.vnfd_id, "fuzz-instantiated")
-        failed = api.create_instance(self.vnfd_id, "fuzz-failed")
-        op_done = api.start(done, "instantiate", api.instantiate_request())
-        op_failed = api.start(failed, "instantiate", api.instantiate_request(
-            fail_hook="instantiate_end", fail_marker=str(self.marker)))
-        api.wait_op(op_done, "COMPLETED")
-        api.wait_op(op_failed, "FAILED_TEMP")
-        self.ids["vnfInstanceId"] = [created, done, failed]
-        self.ids["vnfLcmOpOccId"] = [op_done, op_failed]
+        api.request(
+            'PATCH',
+            f'/vnfpkgm/v1/vnf_packages/{self.ids["vnfPkgId"][0]}',
+            version=None,
+            json={'operationalState': 'ENABLED'},
+        )
+        created = api.create_instance(self.vnfd_id, 'fuzz-new')
+        done = api.create_instance(self.vnfd_id, 'fuzz-instantiated')
+        failed = api.create_instance(self.vnfd_id, 'fuzz-failed')
+        op_done = api.start(done, 'instantiate', api.instantiate_request())
+        op_failed = api.start(
+            failed,
+            'instantiate',
+            api.instantiate_request(
+                fail_hook='instantiate_end', fail_marker=str(self.marker)
+            ),
+        )
+        api.wait_op(op_done, 'COMPLETED')
+        api.wait_op(op_failed, 'FAILED_TEMP')
+        self.ids['vnfInstanceId'] = [created, done, failed]
+        self.ids['vnfLcmOpOccId'] = [op_done, op_failed]
 
     def pick(self, case: Any, data: st.DataObject) -> None:
         """Point some of the case's path ids at real objects."""
         for name in list(case.path_parameters or {}):
             real = self.ids.get(name)
-            if real and data.draw(st.booleans(), label=f"real {name}"):
+            if real and data.draw(st.booleans(), label=f'real {name}'):
                 case.path_parameters[name] = data.draw(
-                    st.sampled_from(real), label=name)
-                self.dirty |= case.method.upper() == "DELETE"
+                    st.sampled_from(real), label=name
+                )
+                self.dirty |= case.method.upper() == 'DELETE'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def seeds(api: Any, tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     """A package of its own (the fuzz may disable or delete it) and the
     instances and op occurrences made from it."""
-    root = tmp_path_factory.mktemp("fuzz")
+    root = tmp_path_factory.mktemp('fuzz')
     vnfd_id = str(uuid.uuid4())
-    src = api.package_variant(api.SAMPLES / "noop_vnf", root / "src",
-                              vnfd_id, fail_marker=True)
-    zip_path = root / "fuzz.zip"
+    src = api.package_variant(
+        api.SAMPLES / 'noop_vnf', root / 'src', vnfd_id, fail_marker=True
+    )
+    zip_path = root / 'fuzz.zip'
     zip_path.write_bytes(build_csar(str(src)))
-    return Seeds(api, zip_path, vnfd_id, root / "fail-marker")
+    return Seeds(api, zip_path, vnfd_id, root / 'fail-marker')
 
 
 def settings(max_examples: int) -> hypothesis.settings:
     """Bounded and derandomized: the same examples on every run."""
     return hypothesis.settings(
-        max_examples=max_examples, derandomize=True, deadline=None,
-        database=None, suppress_health_check=list(hypothesis.HealthCheck),
-        phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
+        max_examples=max_examples,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(hypothesis.HealthCheck),
+        phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate],
+    )
 
 
 def confine(body: Any, url: str) -> None:
@@ -145,25 +164,33 @@ def confine(body: Any, url: str) -> None:
 
 
 # The upload body is the zip, sent as it was generated.
-schemathesis.serializer.alias(etsi_documents.ZIP, "application/octet-stream")
+schemathesis.serializer.alias(etsi_documents.ZIP, 'application/octet-stream')
 # Loaded at collection: each operation is a test of its own. The largest
 # request bodies take hypothesis long to build: fewer examples there.
 lcm = schemathesis.openapi.from_dict(
-    etsi_documents.load(etsi_documents.LCM_DOC, etsi_documents.LCM_FIXES))
+    etsi_documents.load(etsi_documents.LCM_DOC, etsi_documents.LCM_FIXES)
+)
 lcm_light = lcm.exclude(path_regex=HEAVY)
 lcm_heavy = lcm.include(path_regex=HEAVY)
 pkg = schemathesis.openapi.from_dict(
-    etsi_documents.load(etsi_documents.PKG_DOC, etsi_documents.PKG_FIXES))
+    etsi_documents.load(etsi_documents.PKG_DOC, etsi_documents.PKG_FIXES)
+)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def refused_url() -> str:
     """A loopback URL nothing listens on."""
-    return f"http://127.0.0.1:{procs.free_port()}/fuzz"
+    return f'http://127.0.0.1:{procs.free_port()}/fuzz'
 
 
-def run(case: Any, base: str, fuzz: tuple[Seeds, str], data: st.DataObject,
-        headers: dict[str, str], checks: list) -> None:
+def run(
+    case: Any,
+    base: str,
+    fuzz: tuple[Seeds, str],
+    data: st.DataObject,
+    headers: dict[str, str],
+    checks: list,
+) -> None:
     """Send ``case`` (some ids real, the version header right, Accept one
     the document offers, outbound URIs on loopback) and check the answer
     against the document."""
@@ -174,43 +201,54 @@ def run(case: Any, base: str, fuzz: tuple[Seeds, str], data: st.DataObject,
     case.headers = {**(case.headers or {}), **headers}
     # The documents type Accept as any string: a random one only ever
     # gets a 406. Keep the media types the document enumerates.
-    if case.headers.get("Accept") not in OFFERED:
-        case.headers["Accept"] = etsi_documents.JSON
+    if case.headers.get('Accept') not in OFFERED:
+        case.headers['Accept'] = etsi_documents.JSON
     case.call_and_validate(base_url=base, checks=checks, timeout=30)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def fuzz(seeds: Seeds, refused_url: str) -> tuple[Seeds, str]:
     """What every example needs besides the case."""
     return seeds, refused_url
 
 
-def fuzz_test(schema: Any, prefix: str, headers: dict[str, str],
-              max_examples: int, checks: list) -> Any:
+def fuzz_test(
+    schema: Any,
+    prefix: str,
+    headers: dict[str, str],
+    max_examples: int,
+    checks: list,
+) -> Any:
     """A test of every operation of ``schema`` served under ``prefix``."""
+
     @schema.parametrize()
     @schema.given(data=st.data())
     @settings(max_examples)
-    def test(case: Any, data: st.DataObject, api: Any,
-             fuzz: tuple[Seeds, str]) -> None:
+    def test(
+        case: Any, data: st.DataObject, api: Any, fuzz: tuple[Seeds, str]
+    ) -> None:
         run(case, api.base + prefix, fuzz, data, headers, checks)
+
     return test
 
 
-V2 = {"Version": "2.0.0"}
-test_vnflcm_v2 = fuzz_test(lcm_light, "/vnflcm/v2", V2, MAX_EXAMPLES,
-                           LCM_CHECKS)
-test_vnflcm_v2_large_bodies = fuzz_test(lcm_heavy, "/vnflcm/v2", V2,
-                                        HEAVY_EXAMPLES, LCM_CHECKS)
-test_vnfpkgm_v1 = fuzz_test(pkg, "/vnfpkgm/v1", {}, MAX_EXAMPLES, CHECKS)
+V2 = {'Version': '2.0.0'}
+test_vnflcm_v2 = fuzz_test(
+    lcm_light, '/vnflcm/v2', V2, MAX_EXAMPLES, LCM_CHECKS
+)
+test_vnflcm_v2_large_bodies = fuzz_test(
+    lcm_heavy, '/vnflcm/v2', V2, HEAVY_EXAMPLES, LCM_CHECKS
+)
+test_vnfpkgm_v1 = fuzz_test(pkg, '/vnfpkgm/v1', {}, MAX_EXAMPLES, CHECKS)
 
 
-@pytest.mark.parametrize("path", etsi_documents.UNSERVED_LCM)
+@pytest.mark.parametrize('path', etsi_documents.UNSERVED_LCM)
 def test_unserved_operations_are_404(api: Any, path: str) -> None:
     # Left out of the fuzzing: SOL003 operations vnfm does not serve.
-    url = path.replace("{vnfInstanceId}", str(uuid.uuid4())).replace(
-        "{vnfSnapshotInfoId}", str(uuid.uuid4()))
-    method = "GET" if "snapshots" in path else "POST"
+    url = path.replace('{vnfInstanceId}', str(uuid.uuid4())).replace(
+        '{vnfSnapshotInfoId}', str(uuid.uuid4())
+    )
+    method = 'GET' if 'snapshots' in path else 'POST'
     r = api.lcm(method, url, json={})
     assert r.status_code == 404, r.text
-    assert r.headers["Content-Type"] == etsi_documents.PROBLEM_JSON
+    assert r.headers['Content-Type'] == etsi_documents.PROBLEM_JSON

@@ -66,9 +66,20 @@ WRONG_PASSWORD = _secret('wrong')
 UPLOAD_PASSWORD = _secret('upload')
 URI_PASSWORD = _secret('uri-password')
 QUERY_TOKEN = _secret('query')
-SECRETS = [VIM_TOKEN, VIM_PASSWORD, VIM_CLIENT_SECRET, INSTANCE_PASSWORD,
-           INSTANCE_TOKEN, V1_PASSWORD, BASIC_PASSWORD, OAUTH_SECRET,
-           WRONG_PASSWORD, UPLOAD_PASSWORD, URI_PASSWORD, QUERY_TOKEN]
+SECRETS = [
+    VIM_TOKEN,
+    VIM_PASSWORD,
+    VIM_CLIENT_SECRET,
+    INSTANCE_PASSWORD,
+    INSTANCE_TOKEN,
+    V1_PASSWORD,
+    BASIC_PASSWORD,
+    OAUTH_SECRET,
+    WRONG_PASSWORD,
+    UPLOAD_PASSWORD,
+    URI_PASSWORD,
+    QUERY_TOKEN,
+]
 USER = 'nfvo'
 PEEK_QUEUE = 'secrets-peek'
 
@@ -77,8 +88,13 @@ def _needles() -> dict[str, str]:
     """What to search for: each secret, and the BASIC forms of those sent
     as ``user:password`` (plain and base64)."""
     needles = {s: s for s in SECRETS}
-    for secret in (BASIC_PASSWORD, WRONG_PASSWORD, UPLOAD_PASSWORD,
-                   URI_PASSWORD, OAUTH_SECRET):
+    for secret in (
+        BASIC_PASSWORD,
+        WRONG_PASSWORD,
+        UPLOAD_PASSWORD,
+        URI_PASSWORD,
+        OAUTH_SECRET,
+    ):
         pair = f'{USER}:{secret}'
         needles[f'base64({pair})'] = base64.b64encode(pair.encode()).decode()
     return needles
@@ -89,6 +105,7 @@ def _hits(text: str) -> list[str]:
 
 
 # -- a package server that wants BASIC credentials -----------------------
+
 
 class _PackageServer(NamedTuple):
     base: str
@@ -102,17 +119,19 @@ def package_server() -> Iterator[_PackageServer]:
     the BASIC credentials of USER and one of the upload passwords."""
     files: dict[str, bytes] = {}
     seen: list[tuple[str, str | None]] = []
-    accepted = {'Basic ' + base64.b64encode(
-        f'{USER}:{pw}'.encode()).decode()
-        for pw in (UPLOAD_PASSWORD, URI_PASSWORD)}
+    accepted = {
+        'Basic ' + base64.b64encode(f'{USER}:{pw}'.encode()).decode()
+        for pw in (UPLOAD_PASSWORD, URI_PASSWORD)
+    }
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server API)
             auth = self.headers.get('Authorization')
             seen.append((self.path, auth))
             path = self.path.split('?')[0]
-            status = (401 if auth not in accepted else
-                      200 if path in files else 404)
+            status = (
+                401 if auth not in accepted else 200 if path in files else 404
+            )
             body = files.get(path, b'') if status == 200 else b''
             self.send_response(status)
             self.send_header('Content-Length', str(len(body)))
@@ -123,31 +142,40 @@ def package_server() -> Iterator[_PackageServer]:
             pass
 
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-    threading.Thread(target=server.serve_forever, args=(0.05,),
-                     daemon=True).start()
-    yield _PackageServer(f'http://127.0.0.1:{server.server_address[1]}',
-                         files, seen)
+    threading.Thread(
+        target=server.serve_forever, args=(0.05,), daemon=True
+    ).start()
+    yield _PackageServer(
+        f'http://127.0.0.1:{server.server_address[1]}', files, seen
+    )
     server.shutdown()
     server.server_close()
 
 
 # -- the services, and what the flows leave behind --------------------------
 
+
 @pytest.fixture(scope='module')
-def services(tmp_path_factory: pytest.TempPathFactory,
-             zips: dict[str, Zip]) -> Iterator[procs.VnfmServices]:
+def services(
+    tmp_path_factory: pytest.TempPathFactory, zips: dict[str, Zip]
+) -> Iterator[procs.VnfmServices]:
     """vnfm-api and two conductors logging at debug level; a queue bound
     to the conductors' exchange keeps a copy of every message."""
-    allowed = sorted(set().union(
-        *(zip_scripts_sha256(z.path.read_bytes()) for z in zips.values())))
+    allowed = sorted(
+        set().union(
+            *(zip_scripts_sha256(z.path.read_bytes()) for z in zips.values())
+        )
+    )
     svc = procs.VnfmServices(
         tmp_path_factory.mktemp('vnfm-secrets'),
-        conf={'DEFAULT': {'debug': True},
-              'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)}})
+        conf={
+            'DEFAULT': {'debug': True},
+            'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)},
+        },
+    )
     try:
         svc.start(conductors=2)
-        procs.copy_queue(svc.transport_url, PEEK_QUEUE,
-                         rpc.CONTROL_EXCHANGE)
+        procs.copy_queue(svc.transport_url, PEEK_QUEUE, rpc.CONTROL_EXCHANGE)
         yield svc
     finally:
         svc.stop()
@@ -168,17 +196,22 @@ def _record_responses(api: Api) -> list[str]:
     texts: list[str] = []
 
     def hook(resp: requests.Response, *args: Any, **kwargs: Any) -> None:
-        texts.append(f'{resp.status_code} {resp.reason}\n'
-                     f'{json.dumps(dict(resp.headers))}\n{resp.text}')
+        texts.append(
+            f'{resp.status_code} {resp.reason}\n'
+            f'{json.dumps(dict(resp.headers))}\n{resp.text}'
+        )
 
     api.http.hooks['response'].append(hook)
     return texts
 
 
 @pytest.fixture(scope='module')
-def seen(services: procs.VnfmServices, zips: dict[str, Zip],
-         package_server: _PackageServer,
-         tmp_path_factory: pytest.TempPathFactory) -> Iterator[Seen]:
+def seen(
+    services: procs.VnfmServices,
+    zips: dict[str, Zip],
+    package_server: _PackageServer,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Seen]:
     """Run every flow, then collect what could show a secret."""
     api = Api(services.api_url, tmp_path_factory.mktemp('hooks') / 'h')
     responses = _record_responses(api)
@@ -186,20 +219,37 @@ def seen(services: procs.VnfmServices, zips: dict[str, Zip],
     client = TackerClient(services.api_url)
     try:
         _vims(api)
-        _packages(api, zips, package_server,
-                  tmp_path_factory.mktemp('uri-packages'))
+        _packages(
+            api, zips, package_server, tmp_path_factory.mktemp('uri-packages')
+        )
         name = f'secrets-{uuid.uuid4().hex[:8]}'
-        _subscriptions(api, client, basic, oauth, name,
-                       tmp_path_factory.mktemp('subsc'))
+        _subscriptions(
+            api, client, basic, oauth, name, tmp_path_factory.mktemp('subsc')
+        )
         _lifecycle(api, name)
         _all_delivered(services)
-        notifications = [json.dumps({
-            'body': r['body'],
-            'headers': {k: v for k, v in r['headers'].items()
-                        if k.lower() != 'authorization'}})
-            for rcv in (basic, oauth) for r in rcv.received]
-        yield Seen(responses, notifications, client.printed(),
-                   _messages(services), _logs(services), _rows(services))
+        notifications = [
+            json.dumps(
+                {
+                    'body': r['body'],
+                    'headers': {
+                        k: v
+                        for k, v in r['headers'].items()
+                        if k.lower() != 'authorization'
+                    },
+                }
+            )
+            for rcv in (basic, oauth)
+            for r in rcv.received
+        ]
+        yield Seen(
+            responses,
+            notifications,
+            client.printed(),
+            _messages(services),
+            _logs(services),
+            _rows(services),
+        )
     finally:
         basic.stop()
         oauth.stop()
@@ -207,9 +257,13 @@ def seen(services: procs.VnfmServices, zips: dict[str, Zip],
 
 def _all_delivered(services: procs.VnfmServices) -> None:
     """Wait until no notification is left to send; none was given up."""
+
     def states() -> dict[str, int] | None:
-        rows = dict(services.sql(
-            'SELECT state, count(*) FROM notifications GROUP BY state'))
+        rows = dict(
+            services.sql(
+                'SELECT state, count(*) FROM notifications GROUP BY state'
+            )
+        )
         return None if rows.get('PENDING') else rows
 
     assert 'FAILED' not in wait_for(states, 60, 'every notification sent')
@@ -221,44 +275,102 @@ def _messages(services: procs.VnfmServices) -> list[str]:
 
 def _rows(services: procs.VnfmServices) -> list[str]:
     """Every row of every table of vnfm's database, as JSON text."""
-    tables = [t for (t,) in services.sql(
-        "SELECT table_name FROM information_schema.tables "
-        "WHERE table_schema = 'public'")]
-    return [f'{table}: {row}' for table in tables for (row,) in services.sql(
-        f'SELECT row_to_json(t)::text FROM "{table}" t')]
+    tables = [
+        t
+        for (t,) in services.sql(
+            'SELECT table_name FROM information_schema.tables '
+            "WHERE table_schema = 'public'"
+        )
+    ]
+    return [
+        f'{table}: {row}'
+        for table in tables
+        for (row,) in services.sql(
+            f'SELECT row_to_json(t)::text FROM "{table}" t'
+        )
+    ]
 
 
 def _logs(services: procs.VnfmServices) -> dict[str, str]:
-    return {name: path.read_text(errors='replace')
-            for name, path in services.logs.items()}
+    return {
+        name: path.read_text(errors='replace')
+        for name, path in services.logs.items()
+    }
 
 
 # -- the flows ---------------------------------------------------------------
 
+
 def _vims(api: Api) -> None:
     """Register, show, list and update VIMs with credentials."""
     ca = certs.make_ca().cert_pem.decode()
-    k8s = _ok(api.request('POST', '/v1.0/vims', version=None, json={'vim': {
-        'name': f'k8s-{uuid.uuid4().hex[:6]}', 'type': 'kubernetes',
-        'auth_url': 'https://127.0.0.1:6443',
-        'vim_project': {'name': 'default'},
-        'auth_cred': {'bearer_token': VIM_TOKEN, 'ssl_ca_cert': ca}}}), 201)
-    openstack = _ok(api.request('POST', '/v1.0/vims', version=None, json={
-        'vim': {'name': f'os-{uuid.uuid4().hex[:6]}', 'type': 'openstack',
-                'auth_url': 'http://127.0.0.1:5000/v3',
-                'vim_project': {'name': 'demo'},
-                'auth_cred': {'username': 'admin',
-                              'password': VIM_PASSWORD}}}), 201)
-    _ok(api.request('PUT', f"/v1.0/vims/{k8s['vim']['id']}", version=None,
-                    json={'vim': {'auth_cred': {
+    k8s = _ok(
+        api.request(
+            'POST',
+            '/v1.0/vims',
+            version=None,
+            json={
+                'vim': {
+                    'name': f'k8s-{uuid.uuid4().hex[:6]}',
+                    'type': 'kubernetes',
+                    'auth_url': 'https://127.0.0.1:6443',
+                    'vim_project': {'name': 'default'},
+                    'auth_cred': {
+                        'bearer_token': VIM_TOKEN,
+                        'ssl_ca_cert': ca,
+                    },
+                }
+            },
+        ),
+        201,
+    )
+    openstack = _ok(
+        api.request(
+            'POST',
+            '/v1.0/vims',
+            version=None,
+            json={
+                'vim': {
+                    'name': f'os-{uuid.uuid4().hex[:6]}',
+                    'type': 'openstack',
+                    'auth_url': 'http://127.0.0.1:5000/v3',
+                    'vim_project': {'name': 'demo'},
+                    'auth_cred': {
+                        'username': 'admin',
+                        'password': VIM_PASSWORD,
+                    },
+                }
+            },
+        ),
+        201,
+    )
+    _ok(
+        api.request(
+            'PUT',
+            f'/v1.0/vims/{k8s["vim"]["id"]}',
+            version=None,
+            json={
+                'vim': {
+                    'auth_cred': {
                         'oidc_token_url': 'https://127.0.0.1:8443/token',
                         'client_id': USER,
                         'client_secret': VIM_CLIENT_SECRET,
-                        'username': USER, 'password': VIM_PASSWORD,
-                        'ssl_ca_cert': ca}}}), 200)
+                        'username': USER,
+                        'password': VIM_PASSWORD,
+                        'ssl_ca_cert': ca,
+                    }
+                }
+            },
+        ),
+        200,
+    )
     _ok(api.request('GET', '/v1.0/vims', version=None), 200)
-    _ok(api.request('GET', f"/v1.0/vims/{openstack['vim']['id']}",
-                    version=None), 200)
+    _ok(
+        api.request(
+            'GET', f'/v1.0/vims/{openstack["vim"]["id"]}', version=None
+        ),
+        200,
+    )
     api.k8s_vim_id = k8s['vim']['id']  # type: ignore[attr-defined]
 
 
@@ -268,44 +380,77 @@ def _ok(resp: requests.Response, status: int) -> Any:
 
 
 def _upload_from_uri(api: Api, body: dict) -> str:
-    pkg = _ok(api.request('POST', '/vnfpkgm/v1/vnf_packages', version=None,
-                          json={}), 201)
-    _ok(api.request(
-        'POST', f"/vnfpkgm/v1/vnf_packages/{pkg['id']}/package_content/"
-        'upload_from_uri', version=None, json=body), 202)
+    pkg = _ok(
+        api.request('POST', '/vnfpkgm/v1/vnf_packages', version=None, json={}),
+        201,
+    )
+    _ok(
+        api.request(
+            'POST',
+            f'/vnfpkgm/v1/vnf_packages/{pkg["id"]}/package_content/'
+            'upload_from_uri',
+            version=None,
+            json=body,
+        ),
+        202,
+    )
     return pkg['id']
 
 
 def _final_package(api: Api, pkg_id: str) -> dict:
     def probe() -> dict | None:
-        info = _ok(api.request('GET', f'/vnfpkgm/v1/vnf_packages/{pkg_id}',
-                               version=None), 200)
+        info = _ok(
+            api.request(
+                'GET', f'/vnfpkgm/v1/vnf_packages/{pkg_id}', version=None
+            ),
+            200,
+        )
         done = info['onboardingState'] in ('ONBOARDED', 'ERROR')
         return info if done else None
 
     return wait_for(probe, 60, f'package {pkg_id} onboarded or in error')
 
 
-def _packages(api: Api, zips: dict[str, Zip], server: _PackageServer,
-              tmp: Path) -> None:
+def _packages(
+    api: Api, zips: dict[str, Zip], server: _PackageServer, tmp: Path
+) -> None:
     """Onboard the samples; upload two packages from URIs with passwords
     (one in the request, one in the URI) and fail one whose URI carries a
     token in its query."""
     api.onboard(zips['v1'].path)
     api.onboard(zips['v2'].path)
     for name in ('a', 'b'):
-        src = package_variant(SAMPLES / 'noop_vnf', tmp / name,
-                              str(uuid.uuid4()))
+        src = package_variant(
+            SAMPLES / 'noop_vnf', tmp / name, str(uuid.uuid4())
+        )
         server.files[f'/{name}.zip'] = build_csar(str(src))
-    in_body = _upload_from_uri(api, {
-        'addressInformation': f'{server.base}/a.zip',
-        'userName': USER, 'password': UPLOAD_PASSWORD})
-    in_uri = _upload_from_uri(api, {
-        'addressInformation': server.base.replace(
-            '//', f'//{USER}:{URI_PASSWORD}@') + '/b.zip'})
-    missing = _upload_from_uri(api, {
-        'addressInformation': f'{server.base}/none.zip?token={QUERY_TOKEN}',
-        'userName': USER, 'password': UPLOAD_PASSWORD})
+    in_body = _upload_from_uri(
+        api,
+        {
+            'addressInformation': f'{server.base}/a.zip',
+            'userName': USER,
+            'password': UPLOAD_PASSWORD,
+        },
+    )
+    in_uri = _upload_from_uri(
+        api,
+        {
+            'addressInformation': server.base.replace(
+                '//', f'//{USER}:{URI_PASSWORD}@'
+            )
+            + '/b.zip'
+        },
+    )
+    missing = _upload_from_uri(
+        api,
+        {
+            'addressInformation': (
+                f'{server.base}/none.zip?token={QUERY_TOKEN}'
+            ),
+            'userName': USER,
+            'password': UPLOAD_PASSWORD,
+        },
+    )
     assert _final_package(api, in_body)['onboardingState'] == 'ONBOARDED'
     assert _final_package(api, in_uri)['onboardingState'] == 'ONBOARDED'
     failed = _final_package(api, missing)
@@ -313,32 +458,69 @@ def _packages(api: Api, zips: dict[str, Zip], server: _PackageServer,
     assert len([p for p, auth in server.seen if auth]) == 3
 
 
-def _subscriptions(api: Api, client: TackerClient, basic: Receiver,
-                   oauth: Receiver, name: str, tmp: Path) -> None:
+def _subscriptions(
+    api: Api,
+    client: TackerClient,
+    basic: Receiver,
+    oauth: Receiver,
+    name: str,
+    tmp: Path,
+) -> None:
     """Subscribe ``basic`` (BASIC, with the real client) and ``oauth``
     (OAuth 2.0) to instance ``name``; refuse one with a wrong password."""
-    basic.required_auth = 'Basic ' + base64.b64encode(
-        f'{USER}:{BASIC_PASSWORD}'.encode()).decode()
+    basic.required_auth = (
+        'Basic '
+        + base64.b64encode(f'{USER}:{BASIC_PASSWORD}'.encode()).decode()
+    )
     oauth.clients = {USER: OAUTH_SECRET}
     only = {'vnfInstanceSubscriptionFilter': {'vnfInstanceNames': [name]}}
     body = tmp / 'basic.json'
-    body.write_text(json.dumps({
-        'callbackUri': basic.url, 'filter': only,
-        'authentication': {'authType': ['BASIC'], 'paramsBasic': {
-            'userName': USER, 'password': BASIC_PASSWORD}}}))
+    body.write_text(
+        json.dumps(
+            {
+                'callbackUri': basic.url,
+                'filter': only,
+                'authentication': {
+                    'authType': ['BASIC'],
+                    'paramsBasic': {
+                        'userName': USER,
+                        'password': BASIC_PASSWORD,
+                    },
+                },
+            }
+        )
+    )
     sub = client.lcm_json('subsc', 'create', str(body))
     client.lcm('subsc', 'show', sub['ID'])
-    api.ok('POST', '/subscriptions', 201, json={
-        'callbackUri': oauth.url, 'filter': only,
-        'authentication': {
-            'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
-            'paramsOauth2ClientCredentials': {
-                'clientId': USER, 'clientPassword': OAUTH_SECRET,
-                'tokenEndpoint': oauth.token_url}}})
-    refused = api.lcm('POST', '/subscriptions', json={
-        'callbackUri': basic.url + '?other', 'filter': only,
-        'authentication': {'authType': ['BASIC'], 'paramsBasic': {
-            'userName': USER, 'password': WRONG_PASSWORD}}})
+    api.ok(
+        'POST',
+        '/subscriptions',
+        201,
+        json={
+            'callbackUri': oauth.url,
+            'filter': only,
+            'authentication': {
+                'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
+                'paramsOauth2ClientCredentials': {
+                    'clientId': USER,
+                    'clientPassword': OAUTH_SECRET,
+                    'tokenEndpoint': oauth.token_url,
+                },
+            },
+        },
+    )
+    refused = api.lcm(
+        'POST',
+        '/subscriptions',
+        json={
+            'callbackUri': basic.url + '?other',
+            'filter': only,
+            'authentication': {
+                'authType': ['BASIC'],
+                'paramsBasic': {'userName': USER, 'password': WRONG_PASSWORD},
+            },
+        },
+    )
     assert refused.status_code == 422, refused.text
     api.ok('GET', '/subscriptions', 200)
 
@@ -361,37 +543,64 @@ def _lifecycle(api: Api, name: str) -> None:
     api.wait_op(op, 'ROLLED_BACK')
 
     registered = api.create_instance(api.V1_VNFD_ID, name=name)
-    op = api.start(registered, 'instantiate', {
-        'flavourId': 'simple', 'vimConnectionInfo': {'vim1': {
-            'vimId': api.k8s_vim_id,  # type: ignore[attr-defined]
-            'vimType': 'ETSINFV.KUBERNETES.V_1'}}})
+    op = api.start(
+        registered,
+        'instantiate',
+        {
+            'flavourId': 'simple',
+            'vimConnectionInfo': {
+                'vim1': {
+                    'vimId': api.k8s_vim_id,  # type: ignore[attr-defined]
+                    'vimType': 'ETSINFV.KUBERNETES.V_1',
+                }
+            },
+        },
+    )
     api.wait_op(op, {'ROLLED_BACK', 'FAILED_TEMP', 'COMPLETED'})
 
     v1 = {'Version': '1.3.0'}
-    created = api.request('POST', '/vnflcm/v1/vnf_instances', version=None,
-                          headers=v1, json={'vnfdId': api.V1_VNFD_ID,
-                                            'vnfInstanceName': name})
+    created = api.request(
+        'POST',
+        '/vnflcm/v1/vnf_instances',
+        version=None,
+        headers=v1,
+        json={'vnfdId': api.V1_VNFD_ID, 'vnfInstanceName': name},
+    )
     v1_id = _ok(created, 201)['id']
     started = api.request(
-        'POST', f'/vnflcm/v1/vnf_instances/{v1_id}/instantiate',
-        version=None, headers=v1, json={
-            'flavourId': 'simple', 'vimConnectionInfo': [{
-                'id': 'vim1', 'vimType': 'VNFM.NOOP.V_1',
-                'accessInfo': {'password': V1_PASSWORD}}]})
+        'POST',
+        f'/vnflcm/v1/vnf_instances/{v1_id}/instantiate',
+        version=None,
+        headers=v1,
+        json={
+            'flavourId': 'simple',
+            'vimConnectionInfo': [
+                {
+                    'id': 'vim1',
+                    'vimType': 'VNFM.NOOP.V_1',
+                    'accessInfo': {'password': V1_PASSWORD},
+                }
+            ],
+        },
+    )
     _ok(started, 202)
     api.wait_op(started.headers['Location'].rsplit('/', 1)[1], 'COMPLETED')
-    api.request('GET', f'/vnflcm/v1/vnf_instances/{v1_id}', version=None,
-                headers=v1)
+    api.request(
+        'GET', f'/vnflcm/v1/vnf_instances/{v1_id}', version=None, headers=v1
+    )
 
     for inst_id in (inst, bad, registered):
         api.instance(inst_id)
     api.ok('GET', '/vnf_instances', 200)
     api.ok('GET', '/vnf_lcm_op_occs', 200)
-    api.wait_op(api.start(inst, 'terminate', {
-        'terminationType': 'FORCEFUL'}), 'COMPLETED')
+    api.wait_op(
+        api.start(inst, 'terminate', {'terminationType': 'FORCEFUL'}),
+        'COMPLETED',
+    )
 
 
 # -- the searches ------------------------------------------------------------
+
 
 def test_the_flows_ran(seen: Seen) -> None:
     """The searches below mean something only if the flows did."""
@@ -401,8 +610,9 @@ def test_the_flows_ran(seen: Seen) -> None:
     assert all(len(text) > 0 for text in seen.logs.values())
 
 
-@pytest.mark.parametrize('service', ['api', 'conductor-1', 'conductor-2',
-                                     'db-manage'])
+@pytest.mark.parametrize(
+    'service', ['api', 'conductor-1', 'conductor-2', 'db-manage']
+)
 def test_no_secret_in_the_logs(seen: Seen, service: str) -> None:
     log = seen.logs[service]
     leaks = [(n, line) for line in log.splitlines() for n in _hits(line)]
@@ -419,8 +629,9 @@ def test_no_secret_in_what_the_client_printed(seen: Seen) -> None:
 
 
 def test_no_secret_in_notifications(seen: Seen) -> None:
-    leaks = [(n, text[:300]) for text in seen.notifications
-             for n in _hits(text)]
+    leaks = [
+        (n, text[:300]) for text in seen.notifications for n in _hits(text)
+    ]
     assert leaks == []
 
 

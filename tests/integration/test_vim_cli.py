@@ -26,13 +26,18 @@ def _config(path: Path, **values: object) -> str:
 @pytest.fixture
 def k8s_config(tmp_path: Path) -> dict:
     """A Kubernetes vim.yaml as Tacker documents it."""
-    return {'auth_url': 'https://127.0.0.1:6443', 'type': 'kubernetes',
-            'project_name': 'default', 'bearer_token': TOKEN,
-            'ssl_ca_cert': certs.make_ca().cert_pem.decode()}
+    return {
+        'auth_url': 'https://127.0.0.1:6443',
+        'type': 'kubernetes',
+        'project_name': 'default',
+        'bearer_token': TOKEN,
+        'ssl_ca_cert': certs.make_ca().cert_pem.decode(),
+    }
 
 
-def _assert_never_shown(client: TackerClient,
-                        services: procs.VnfmServices) -> None:
+def _assert_never_shown(
+    client: TackerClient, services: procs.VnfmServices
+) -> None:
     printed = client.printed()
     assert TOKEN not in printed and PASSWORD not in printed
     logs = services.logs['api'].read_text(errors='replace')
@@ -41,13 +46,24 @@ def _assert_never_shown(client: TackerClient,
     assert TOKEN not in stored and PASSWORD not in stored
 
 
-def test_vim_lifecycle(client: TackerClient, services: procs.VnfmServices,
-                       tmp_path: Path, k8s_config: dict) -> None:
+def test_vim_lifecycle(
+    client: TackerClient,
+    services: procs.VnfmServices,
+    tmp_path: Path,
+    k8s_config: dict,
+) -> None:
     name = f'k8s-{uuid.uuid4().hex[:8]}'
     config = _config(tmp_path / 'vim.yaml', **k8s_config)
 
-    vim = client.json('vim', 'register', '--config-file', config,
-                      '--description', 'edge cluster', name)
+    vim = client.json(
+        'vim',
+        'register',
+        '--config-file',
+        config,
+        '--description',
+        'edge cluster',
+        name,
+    )
 
     assert vim['name'] == name and vim['type'] == 'kubernetes'
     assert vim['status'] == 'ACTIVE'
@@ -61,10 +77,21 @@ def test_vim_lifecycle(client: TackerClient, services: procs.VnfmServices,
     assert shown['id'] == vim['id']
     assert shown['auth_cred']['ssl_ca_cert'] == k8s_config['ssl_ca_cert']
 
-    new_config = _config(tmp_path / 'new.yaml', project_name='default',
-                         username='admin', password=PASSWORD)
-    updated = client.json('vim', 'set', '--config-file', new_config,
-                          '--name', name + '-new', name)
+    new_config = _config(
+        tmp_path / 'new.yaml',
+        project_name='default',
+        username='admin',
+        password=PASSWORD,
+    )
+    updated = client.json(
+        'vim',
+        'set',
+        '--config-file',
+        new_config,
+        '--name',
+        name + '-new',
+        name,
+    )
     assert updated['name'] == name + '-new'
     assert updated['auth_cred']['password'] == '***'
     assert updated['auth_cred']['username'] == 'admin'
@@ -76,18 +103,29 @@ def test_vim_lifecycle(client: TackerClient, services: procs.VnfmServices,
     _assert_never_shown(client, services)
 
 
-def test_default_flag(client: TackerClient, services: procs.VnfmServices,
-                      tmp_path: Path, k8s_config: dict) -> None:
+def test_default_flag(
+    client: TackerClient,
+    services: procs.VnfmServices,
+    tmp_path: Path,
+    k8s_config: dict,
+) -> None:
     name = f'default-{uuid.uuid4().hex[:8]}'
     config = _config(tmp_path / 'vim.yaml', **k8s_config)
 
-    vim = client.json('vim', 'register', '--config-file', config,
-                      '--is-default', name)
+    vim = client.json(
+        'vim', 'register', '--config-file', config, '--is-default', name
+    )
     try:
         assert vim['is_default'] is True
         with pytest.raises(ClientError) as e:
-            client.run('vim', 'register', '--config-file', config,
-                       '--is-default', name + '-2')
+            client.run(
+                'vim',
+                'register',
+                '--config-file',
+                config,
+                '--is-default',
+                name + '-2',
+            )
         assert 'already the default kubernetes VIM' in e.value.output
         unset = client.json('vim', 'set', '--is-default', 'False', name)
         assert unset['is_default'] is False
@@ -96,12 +134,17 @@ def test_default_flag(client: TackerClient, services: procs.VnfmServices,
     _assert_never_shown(client, services)
 
 
-def test_rejected_registrations(client: TackerClient,
-                                services: procs.VnfmServices,
-                                tmp_path: Path, k8s_config: dict) -> None:
+def test_rejected_registrations(
+    client: TackerClient,
+    services: procs.VnfmServices,
+    tmp_path: Path,
+    k8s_config: dict,
+) -> None:
     name = f'bad-{uuid.uuid4().hex[:8]}'
-    bad_ca = _config(tmp_path / 'bad.yaml',
-                     **dict(k8s_config, ssl_ca_cert='not a certificate'))
+    bad_ca = _config(
+        tmp_path / 'bad.yaml',
+        **dict(k8s_config, ssl_ca_cert='not a certificate'),
+    )
     good = _config(tmp_path / 'good.yaml', **k8s_config)
 
     with pytest.raises(ClientError) as e:

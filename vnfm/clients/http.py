@@ -45,9 +45,15 @@ class DownloadError(Exception):
 _MAX_REDIRECTS = 5
 
 
-def download(url: str, *, timeout: float, max_size: int,
-             allowed_schemes: Iterable[str], policy: outbound.Policy,
-             auth: tuple[str, str] | None = None) -> bytes:
+def download(
+    url: str,
+    *,
+    timeout: float,
+    max_size: int,
+    allowed_schemes: Iterable[str],
+    policy: outbound.Policy,
+    auth: tuple[str, str] | None = None,
+) -> bytes:
     """The body of GET ``url``, within ``timeout`` seconds in total and at
     most ``max_size`` bytes.
 
@@ -68,26 +74,42 @@ def download(url: str, *, timeout: float, max_size: int,
                 auth = None  # credentials stay with their host
             url = target
     raise DownloadError(
-        f'GET {_safe(url)}: more than {_MAX_REDIRECTS} redirects.')
+        f'GET {_safe(url)}: more than {_MAX_REDIRECTS} redirects.'
+    )
 
 
-def _get(http: requests.Session, url: str, auth: tuple[str, str] | None,
-         deadline: float, max_size: int, timeout: float) -> bytes | str:
+def _get(
+    http: requests.Session,
+    url: str,
+    auth: tuple[str, str] | None,
+    deadline: float,
+    max_size: int,
+    timeout: float,
+) -> bytes | str:
     """One GET: the body, or the URL a redirect leads to."""
     remaining = max(0.1, deadline - time.monotonic())
     try:
         # UTF-8 credentials (IETF RFC 7617); requests would use latin-1.
-        utf8 = (requests.auth.HTTPBasicAuth(auth[0].encode(), auth[1].encode())
-                if auth else None)
-        with http.get(url, stream=True, auth=utf8, allow_redirects=False,
-                      timeout=(min(remaining, 10), remaining)) as resp:
+        utf8 = (
+            requests.auth.HTTPBasicAuth(auth[0].encode(), auth[1].encode())
+            if auth
+            else None
+        )
+        with http.get(
+            url,
+            stream=True,
+            auth=utf8,
+            allow_redirects=False,
+            timeout=(min(remaining, 10), remaining),
+        ) as resp:
             if resp.is_redirect:
                 return urllib.parse.urljoin(url, resp.headers['Location'])
             if resp.status_code != 200:
                 raise DownloadError(
                     f'GET {_safe(url)} did not answer with the package '
                     '(200 OK).',
-                    f'GET {_safe(url)} answered HTTP {resp.status_code}.')
+                    f'GET {_safe(url)} answered HTTP {resp.status_code}.',
+                )
             declared = int(resp.headers.get('Content-Length') or 0)
             if declared > max_size:
                 raise DownloadError(_too_large(url, max_size))
@@ -108,13 +130,19 @@ def _check_target(url: str, allowed: set[str]) -> None:
     if scheme not in allowed:
         raise DownloadError(
             f'URI scheme {scheme or "(none)"!r} is not allowed; use one of '
-            f"{', '.join(sorted(allowed))}.")
+            f'{", ".join(sorted(allowed))}.'
+        )
     if not parts.hostname:
         raise DownloadError(f'{_safe(url)} names no host.')
 
 
-def _read(resp: requests.Response, url: str, deadline: float,
-          max_size: int, timeout: float) -> bytes:
+def _read(
+    resp: requests.Response,
+    url: str,
+    deadline: float,
+    max_size: int,
+    timeout: float,
+) -> bytes:
     body = bytearray()
     for chunk in resp.iter_content(_CHUNK):
         body += chunk
@@ -122,7 +150,8 @@ def _read(resp: requests.Response, url: str, deadline: float,
             raise DownloadError(_too_large(url, max_size))
         if time.monotonic() > deadline:
             raise DownloadError(
-                f'GET {_safe(url)} took longer than {timeout:.0f}s.')
+                f'GET {_safe(url)} took longer than {timeout:.0f}s.'
+            )
     return bytes(body)
 
 
@@ -141,23 +170,30 @@ def _safe(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, '', ''))
 
 
-def _failed(method: str, url: str,
-            error: requests.RequestException | outbound.Refused,
-            timeout: float | None = None,
-            purpose: str = '') -> tuple[str, str]:
+def _failed(
+    method: str,
+    url: str,
+    error: requests.RequestException | outbound.Refused,
+    timeout: float | None = None,
+    purpose: str = '',
+) -> tuple[str, str]:
     """(detail, reason) of a request that got no answer: refused by the
     policy, or unreachable for whatever cause (the cause only in
     ``reason``: telling refused, silent and TLS-speaking ports apart would
     make vnfm a port scanner). ``purpose`` names the request's role."""
     what = f'{method} {_safe(url)}' + (f' ({purpose})' if purpose else '')
     if isinstance(error, outbound.Refused):
-        return (f'{what} refused by policy: {error.host} resolves to an '
-                'address vnfm does not connect to.',
-                f'{what} refused by policy: {error}.')
+        return (
+            f'{what} refused by policy: {error.host} resolves to an '
+            'address vnfm does not connect to.',
+            f'{what} refused by policy: {error}.',
+        )
     within = '' if timeout is None else f' within {timeout:g} s'
-    return (f'{what} failed: unreachable (no connection, no answer'
-            f'{within}, or no TLS session).',
-            f'{what} failed: {_failure(error, timeout)}.')
+    return (
+        f'{what} failed: unreachable (no connection, no answer'
+        f'{within}, or no TLS session).',
+        f'{what} failed: {_failure(error, timeout)}.',
+    )
 
 
 # -- LCM notifications (SOL013 clause 8.3.4) ---------------------------------
@@ -180,8 +216,9 @@ class DeliveryError(Exception):
     ``detail`` says why for the subscriber, ``reason`` for the operator's
     log; ``permanent``: retrying cannot help."""
 
-    def __init__(self, detail: str, permanent: bool = False,
-                 reason: str | None = None) -> None:
+    def __init__(
+        self, detail: str, permanent: bool = False, reason: str | None = None
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.permanent = permanent
@@ -203,11 +240,18 @@ class TokenCache:
     @staticmethod
     def _key(params: dict) -> tuple:
         secret = hashlib.sha256(
-            str(params.get('clientPassword')).encode()).hexdigest()
+            str(params.get('clientPassword')).encode()
+        ).hexdigest()
         return params.get('tokenEndpoint'), params.get('clientId'), secret
 
-    def get(self, params: dict, *, timeout: Timeout, verify: bool | str,
-            policy: outbound.Policy) -> str:
+    def get(
+        self,
+        params: dict,
+        *,
+        timeout: Timeout,
+        verify: bool | str,
+        policy: outbound.Policy,
+    ) -> str:
         """A valid access token for paramsOauth2ClientCredentials."""
         key = self._key(params)
         with self._lock:
@@ -227,65 +271,86 @@ class TokenCache:
             self._tokens.pop(self._key(params), None)
 
 
-def _fetch_token(params: dict, timeout: Timeout, verify: bool | str,
-                 policy: outbound.Policy) -> tuple[str, float]:
+def _fetch_token(
+    params: dict, timeout: Timeout, verify: bool | str, policy: outbound.Policy
+) -> tuple[str, float]:
     endpoint = str(params.get('tokenEndpoint') or '')
     _check_scheme(endpoint)
     no_token = f'Token endpoint {_safe(endpoint)} gave no access token.'
     try:
         with outbound.session(policy) as http:
             resp = http.post(
-                endpoint, data={'grant_type': 'client_credentials'},
+                endpoint,
+                data={'grant_type': 'client_credentials'},
                 # UTF-8 (IETF RFC 7617); requests would use latin-1 for str.
                 auth=requests.auth.HTTPBasicAuth(
                     str(params.get('clientId')).encode(),
-                    str(params.get('clientPassword')).encode()),
+                    str(params.get('clientPassword')).encode(),
+                ),
                 headers={'Accept': 'application/json'},
                 # requests takes a urllib3 Timeout; its stubs say otherwise.
                 timeout=timeout,  # type: ignore[arg-type]
-                verify=verify, allow_redirects=False)
+                verify=verify,
+                allow_redirects=False,
+            )
     except (requests.RequestException, outbound.Refused) as e:
         detail, reason = _failed('POST', endpoint, e, purpose='token')
         raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None
     if resp.status_code != 200:
-        raise DeliveryError(no_token, reason=(
-            f'Token endpoint {_safe(endpoint)} answered HTTP '
-            f'{resp.status_code}.'))
+        raise DeliveryError(
+            no_token,
+            reason=(
+                f'Token endpoint {_safe(endpoint)} answered HTTP '
+                f'{resp.status_code}.'
+            ),
+        )
     try:
         body = resp.json()
         token = body['access_token']
-        lifetime = float(body.get('expires_in') or
-                         TokenCache.DEFAULT_LIFETIME)
+        lifetime = float(body.get('expires_in') or TokenCache.DEFAULT_LIFETIME)
     except (ValueError, KeyError, TypeError):
-        raise DeliveryError(no_token, reason=(
-            f'Token endpoint {_safe(endpoint)} answered without a usable '
-            'access_token.')) from None
+        raise DeliveryError(
+            no_token,
+            reason=(
+                f'Token endpoint {_safe(endpoint)} answered without a usable '
+                'access_token.'
+            ),
+        ) from None
     return str(token), max(lifetime, 1.0)
 
 
 def _check_scheme(url: str) -> None:
     scheme = urllib.parse.urlsplit(url).scheme.lower()
     if scheme not in _NOTIFY_SCHEMES:
-        raise DeliveryError(f'URI scheme {scheme or "(none)"!r} cannot be '
-                            'used for notifications; use http or https.',
-                            permanent=True)
+        raise DeliveryError(
+            f'URI scheme {scheme or "(none)"!r} cannot be '
+            'used for notifications; use http or https.',
+            permanent=True,
+        )
 
 
 def _tls_files_error(e: OSError) -> DeliveryError:
     """requests raises a bare OSError when a configured CA or client
     certificate file cannot be read: that is for the operator to fix (the
     file's name and the error only in their log)."""
-    detail = ('vnfm cannot use its TLS files; the operator must correct '
-              '[notifications] ca_file, client_cert_file or '
-              'client_key_file.')
+    detail = (
+        'vnfm cannot use its TLS files; the operator must correct '
+        '[notifications] ca_file, client_cert_file or '
+        'client_key_file.'
+    )
     return DeliveryError(detail, reason=f'{detail} ({e})')
 
 
-def _credentials(authentication: dict | None, cert: ClientCert | None,
-                 tokens: TokenCache, timeout: Timeout, verify: bool | str,
-                 policy: outbound.Policy) -> tuple[dict, ClientCert | None]:
+def _credentials(
+    authentication: dict | None,
+    cert: ClientCert | None,
+    tokens: TokenCache,
+    timeout: Timeout,
+    verify: bool | str,
+    policy: outbound.Policy,
+) -> tuple[dict, ClientCert | None]:
     """The Authorization header and the client certificate that
     SubscriptionAuthentication asks for.
 
@@ -300,13 +365,16 @@ def _credentials(authentication: dict | None, cert: ClientCert | None,
     oauth2 = authentication.get('paramsOauth2ClientCredentials')
     basic = authentication.get('paramsBasic')
     if OAUTH2 in types and oauth2:
-        return {'Authorization': 'Bearer ' + tokens.get(
-            oauth2, timeout=timeout, verify=verify, policy=policy)
+        return {
+            'Authorization': 'Bearer '
+            + tokens.get(oauth2, timeout=timeout, verify=verify, policy=policy)
         }, client_cert
     if BASIC in types and basic:
-        user = f"{basic.get('userName', '')}:{basic.get('password', '')}"
-        return {'Authorization': 'Basic ' + base64.b64encode(
-            user.encode()).decode('ascii')}, client_cert
+        user = f'{basic.get("userName", "")}:{basic.get("password", "")}'
+        return {
+            'Authorization': 'Basic '
+            + base64.b64encode(user.encode()).decode('ascii')
+        }, client_cert
     if client_cert:
         return {}, client_cert
     if TLS_CERT in types:
@@ -314,40 +382,65 @@ def _credentials(authentication: dict | None, cert: ClientCert | None,
         raise DeliveryError(
             'authType TLS_CERT needs the client certificate vnfm presents, '
             'and none is configured: the operator must set [notifications] '
-            'client_cert_file.')
+            'client_cert_file.'
+        )
     raise DeliveryError(
-        f"authType {', '.join(types) or '(none)'} cannot be used: BASIC "
+        f'authType {", ".join(types) or "(none)"} cannot be used: BASIC '
         'needs paramsBasic and OAUTH2_CLIENT_CREDENTIALS needs '
-        'paramsOauth2ClientCredentials.', permanent=True)
+        'paramsOauth2ClientCredentials.',
+        permanent=True,
+    )
 
 
-def _forget_refused_token(status: int, authentication: dict | None,
-                          tokens: TokenCache) -> None:
+def _forget_refused_token(
+    status: int, authentication: dict | None, tokens: TokenCache
+) -> None:
     """After a 401 the next request gets a new token, not the refused one."""
-    if status == 401 and authentication and authentication.get(
-            'paramsOauth2ClientCredentials'):
+    if (
+        status == 401
+        and authentication
+        and authentication.get('paramsOauth2ClientCredentials')
+    ):
         tokens.forget(authentication['paramsOauth2ClientCredentials'])
 
 
-def post_notification(url: str, payload: dict, *, version: str,
-                      authentication: dict | None, timeout: float,
-                      policy: outbound.Policy, verify: bool | str = True,
-                      cert: ClientCert | None = None,
-                      tokens: TokenCache | None = None) -> None:
+def post_notification(
+    url: str,
+    payload: dict,
+    *,
+    version: str,
+    authentication: dict | None,
+    timeout: float,
+    policy: outbound.Policy,
+    verify: bool | str = True,
+    cert: ClientCert | None = None,
+    tokens: TokenCache | None = None,
+) -> None:
     """POST one notification to a callbackUri; DeliveryError unless the
     receiver answers 2xx (SOL013: 204). ``cert`` is presented when
     authType includes TLS_CERT."""
     tokens = tokens or TOKENS
     _check_scheme(url)
-    header, client_cert = _credentials(authentication, cert, tokens,
-                                       timeout, verify, policy)
-    headers = {'Content-Type': 'application/json',
-               'Accept': 'application/json', 'Version': version, **header}
+    header, client_cert = _credentials(
+        authentication, cert, tokens, timeout, verify, policy
+    )
+    headers = {
+        'Content-Type': 'application/json',
+        'Accept': 'application/json',
+        'Version': version,
+        **header,
+    }
     try:
         with outbound.session(policy) as http:
-            resp = http.post(url, data=json.dumps(payload), headers=headers,
-                             timeout=timeout, verify=verify,
-                             cert=client_cert, allow_redirects=False)
+            resp = http.post(
+                url,
+                data=json.dumps(payload),
+                headers=headers,
+                timeout=timeout,
+                verify=verify,
+                cert=client_cert,
+                allow_redirects=False,
+            )
     except (requests.RequestException, outbound.Refused) as e:
         detail, reason = _failed('POST', url, e)
         raise DeliveryError(detail, reason=reason) from None
@@ -358,15 +451,21 @@ def post_notification(url: str, payload: dict, *, version: str,
     _forget_refused_token(resp.status_code, authentication, tokens)
     raise DeliveryError(
         f'POST {_safe(url)} was not accepted (no 2xx answer).',
-        reason=f'POST {_safe(url)} answered HTTP {resp.status_code}.')
+        reason=f'POST {_safe(url)} answered HTTP {resp.status_code}.',
+    )
 
 
-def test_notification_endpoint(url: str, *, version: str,
-                               authentication: dict | None,
-                               timeout: float, policy: outbound.Policy,
-                               verify: bool | str = True,
-                               cert: ClientCert | None = None,
-                               tokens: TokenCache | None = None) -> None:
+def test_notification_endpoint(
+    url: str,
+    *,
+    version: str,
+    authentication: dict | None,
+    timeout: float,
+    policy: outbound.Policy,
+    verify: bool | str = True,
+    cert: ClientCert | None = None,
+    tokens: TokenCache | None = None,
+) -> None:
     """Test a callbackUri before its subscription is created (SOL003
     5.4.20.3.2): GET with the subscription's authentication must answer
     204 No Content within ``timeout`` seconds in all (a token request
@@ -376,21 +475,30 @@ def test_notification_endpoint(url: str, *, version: str,
     _check_scheme(url)
     deadline = time.monotonic() + timeout
     header, client_cert = _credentials(
-        authentication, cert, tokens, UrlTimeout(total=timeout), verify,
-        policy)
+        authentication, cert, tokens, UrlTimeout(total=timeout), verify, policy
+    )
     left = deadline - time.monotonic()
     if left <= 0:
-        raise DeliveryError(f'GET {_safe(url)} not sent: the token request '
-                            f'took all of the {timeout:g} s allowed.')
+        raise DeliveryError(
+            f'GET {_safe(url)} not sent: the token request '
+            f'took all of the {timeout:g} s allowed.'
+        )
     headers = {'Accept': 'application/json', 'Version': version, **header}
     limit = UrlTimeout(total=left)
     try:
-        with outbound.session(policy) as http, http.get(
-                url, headers=headers,
+        with (
+            outbound.session(policy) as http,
+            http.get(
+                url,
+                headers=headers,
                 # requests takes a urllib3 Timeout; its stubs say otherwise.
                 timeout=limit,  # type: ignore[arg-type]
-                verify=verify, cert=client_cert, allow_redirects=False,
-                stream=True) as resp:
+                verify=verify,
+                cert=client_cert,
+                allow_redirects=False,
+                stream=True,
+            ) as resp,
+        ):
             status = resp.status_code
     except (requests.RequestException, outbound.Refused) as e:
         detail, reason = _failed('GET', url, e, timeout)
@@ -402,11 +510,13 @@ def test_notification_endpoint(url: str, *, version: str,
         raise DeliveryError(
             f'GET {_safe(url)} did not answer 204 No Content, as a '
             'notification endpoint must.',
-            reason=f'GET {_safe(url)} answered HTTP {status}.')
+            reason=f'GET {_safe(url)} answered HTTP {status}.',
+        )
 
 
-def _failure(e: requests.RequestException,
-             timeout: float | None = None) -> str:
+def _failure(
+    e: requests.RequestException, timeout: float | None = None
+) -> str:
     """What went wrong, in words (``timeout``: the seconds allowed, when
     one number says it); never ``str(e)``, which shows the URL with its
     query."""
@@ -441,8 +551,12 @@ def _cause(error: BaseException, kind: type[_E]) -> _E | None:
         seen.add(id(item))
         if isinstance(item, kind):
             return item
-        todo += [*item.args, getattr(item, 'reason', None),
-                 item.__cause__, item.__context__]
+        todo += [
+            *item.args,
+            getattr(item, 'reason', None),
+            item.__cause__,
+            item.__context__,
+        ]
     return None
 
 

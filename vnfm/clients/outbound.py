@@ -39,8 +39,10 @@ class Refused(Exception):
     would help them map it."""
 
     def __init__(self, host: str, address: str) -> None:
-        super().__init__(f'{host} resolves to {address}, in a network '
-                         'vnfm does not connect to ([outbound])')
+        super().__init__(
+            f'{host} resolves to {address}, in a network '
+            'vnfm does not connect to ([outbound])'
+        )
         self.host = host
         self.address = address
 
@@ -61,12 +63,14 @@ def networks(cidrs: Iterable[str], option: str) -> tuple[Network, ...]:
         except ValueError:
             raise exceptions.VnfmError(
                 f'{option}: {cidr!r} is not a CIDR; the operator must '
-                'correct it.') from None
+                'correct it.'
+            ) from None
     return tuple(out)
 
 
-def _forms(address: str) -> list[ipaddress.IPv4Address
-                                 | ipaddress.IPv6Address]:
+def _forms(
+    address: str,
+) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
     """``address`` and, for an IPv4-mapped IPv6 address, the IPv4 address
     it maps (what the kernel connects to)."""
     ip = ipaddress.ip_address(address.split('%', 1)[0])
@@ -106,9 +110,9 @@ def configured(resolver: Resolver | None = None) -> Policy:
     conf = CONF.outbound
     return Policy(
         denied=networks(conf.denied_networks, '[outbound] denied_networks'),
-        allowed=networks(conf.allowed_networks,
-                         '[outbound] allowed_networks'),
-        resolver=resolver or resolve)
+        allowed=networks(conf.allowed_networks, '[outbound] allowed_networks'),
+        resolver=resolver or resolve,
+    )
 
 
 class _PinnedConnection:
@@ -127,7 +131,10 @@ class _PinnedConnection:
             addresses = self.policy.addresses(name, self.port)
         except socket.gaierror as e:
             raise urllib3_exceptions.NameResolutionError(
-                self.host, self, e) from e  # type: ignore[arg-type]
+                self.host,
+                self,  # type: ignore[arg-type]
+                e,
+            ) from e
         failures: list[Exception] = []
         try:
             for address in addresses:
@@ -135,8 +142,10 @@ class _PinnedConnection:
                 self._dns_host = address
                 try:
                     return super()._new_conn()  # type: ignore[misc]
-                except (urllib3_exceptions.NewConnectionError,
-                        urllib3_exceptions.ConnectTimeoutError) as e:
+                except (
+                    urllib3_exceptions.NewConnectionError,
+                    urllib3_exceptions.ConnectTimeoutError,
+                ) as e:
                     failures.append(e)
         finally:
             self._dns_host = name
@@ -145,19 +154,27 @@ class _PinnedConnection:
 
 def _pool_classes(policy: Policy) -> dict[str, type]:
     """HTTP and HTTPS connection pools whose connections obey ``policy``."""
-    plain = type('PolicyHTTPConnection',
-                 (_PinnedConnection, urllib3_connection.HTTPConnection),
-                 {'policy': policy})
-    tls = type('PolicyHTTPSConnection',
-               (_PinnedConnection, urllib3_connection.HTTPSConnection),
-               {'policy': policy})
+    plain = type(
+        'PolicyHTTPConnection',
+        (_PinnedConnection, urllib3_connection.HTTPConnection),
+        {'policy': policy},
+    )
+    tls = type(
+        'PolicyHTTPSConnection',
+        (_PinnedConnection, urllib3_connection.HTTPSConnection),
+        {'policy': policy},
+    )
     return {
-        'http': type('PolicyHTTPConnectionPool',
-                     (connectionpool.HTTPConnectionPool,),
-                     {'ConnectionCls': plain}),
-        'https': type('PolicyHTTPSConnectionPool',
-                      (connectionpool.HTTPSConnectionPool,),
-                      {'ConnectionCls': tls}),
+        'http': type(
+            'PolicyHTTPConnectionPool',
+            (connectionpool.HTTPConnectionPool,),
+            {'ConnectionCls': plain},
+        ),
+        'https': type(
+            'PolicyHTTPSConnectionPool',
+            (connectionpool.HTTPSConnectionPool,),
+            {'ConnectionCls': tls},
+        ),
     }
 
 

@@ -50,13 +50,17 @@ def _where(server: wsgi.Server) -> str:
     """What a user needs to know: the URL, and where state lives (no
     secrets: the database and transport URLs may hold passwords)."""
     host, port = server.bind_addr[:2]
-    database = ('SQLite in ' + session.connection_url().split(':///', 1)[1]
-                if not CONF.database.connection else
-                parse.urlsplit(CONF.database.connection).scheme)
+    database = (
+        'SQLite in ' + session.connection_url().split(':///', 1)[1]
+        if not CONF.database.connection
+        else parse.urlsplit(CONF.database.connection).scheme
+    )
     transport = parse.urlsplit(CONF.transport_url).scheme or 'fake'
-    return (f'vnfm-all: API listening on http://{host}:{port} '
-            f'(state {CONF.state_path}, database {database}, '
-            f'message bus {transport}://)')
+    return (
+        f'vnfm-all: API listening on http://{host}:{port} '
+        f'(state {CONF.state_path}, database {database}, '
+        f'message bus {transport}://)'
+    )
 
 
 def _stop(signum: int, _frame: object) -> None:
@@ -95,8 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         server.prepare()  # binds now: a busy port fails before any work
     except OSError as e:
-        print(f'vnfm-all cannot listen on {CONF.api.host_ip}:'
-              f'{CONF.api.port}: {e}', file=sys.stderr)
+        print(
+            f'vnfm-all cannot listen on {CONF.api.host_ip}:'
+            f'{CONF.api.port}: {e}',
+            file=sys.stderr,
+        )
         return 1
     conductor.start()
     print(_where(server), flush=True)

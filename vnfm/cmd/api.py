@@ -31,17 +31,22 @@ from vnfm.server import app as api_app
 LOG = logging.getLogger(__name__)
 
 
-def make_server(application: object = None,
-                reuse_port: bool = False) -> wsgi.Server:
+def make_server(
+    application: object = None, reuse_port: bool = False
+) -> wsgi.Server:
     """A cheroot server for the API on the configured address."""
     server = wsgi.Server(
         (CONF.api.host_ip, CONF.api.port),
         application or api_app.build_app(),
-        numthreads=CONF.api.threads, server_name='vnfm-api',
+        numthreads=CONF.api.threads,
+        server_name='vnfm-api',
         # Idle kept-alive connections stay open a minute, as most servers
         # and load balancers expect.
-        timeout=60, shutdown_timeout=10, request_queue_size=128,
-        reuse_port=reuse_port)
+        timeout=60,
+        shutdown_timeout=10,
+        request_queue_size=128,
+        reuse_port=reuse_port,
+    )
     server.nodelay = True  # no delayed-ACK stalls on kept-alive connections
     return server
 
@@ -56,8 +61,12 @@ def serve(reuse_port: bool = False) -> int:
     server = make_server(reuse_port=reuse_port)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, _stop)
-    LOG.info('vnfm-api (pid %d) listening on %s:%s', os.getpid(),
-             CONF.api.host_ip, CONF.api.port)
+    LOG.info(
+        'vnfm-api (pid %d) listening on %s:%s',
+        os.getpid(),
+        CONF.api.host_ip,
+        CONF.api.port,
+    )
     try:
         server.safe_start()
     except SystemExit:

@@ -1,8 +1,8 @@
 """vnfm-db-manage: create and upgrade vnfm's database schema.
 
-    vnfm-db-manage --config-file /etc/vnfm/vnfm.conf upgrade [--revision R]
-    vnfm-db-manage --config-file /etc/vnfm/vnfm.conf current
-    vnfm-db-manage --config-file /etc/vnfm/vnfm.conf revision -m MESSAGE
+vnfm-db-manage --config-file /etc/vnfm/vnfm.conf upgrade [--revision R]
+vnfm-db-manage --config-file /etc/vnfm/vnfm.conf current
+vnfm-db-manage --config-file /etc/vnfm/vnfm.conf revision -m MESSAGE
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ def _current() -> int:
     rev = migration.current()
     head = migration.head()
     if rev is None:
-        print(f'Database is empty; run "vnfm-db-manage upgrade" (head: '
-              f'{head}).')
+        print(
+            f'Database is empty; run "vnfm-db-manage upgrade" (head: {head}).'
+        )
     else:
-        print(f"{rev}{' (head)' if rev == head else f' (head: {head})'}")
+        print(f'{rev}{" (head)" if rev == head else f" (head: {head})"}')
     return 0
 
 
@@ -37,36 +38,50 @@ def _revision() -> int:
     # Autogenerate compares the models with the database: it must be at
     # head, or the new revision would repeat older ones.
     if CONF.command.autogenerate and migration.current() != migration.head():
-        print('The database is not at head; run "vnfm-db-manage upgrade" '
-              'first.', file=sys.stderr)
+        print(
+            'The database is not at head; run "vnfm-db-manage upgrade" first.',
+            file=sys.stderr,
+        )
         return 1
-    path = migration.revision(CONF.command.message,
-                              autogenerate=CONF.command.autogenerate)
+    path = migration.revision(
+        CONF.command.message, autogenerate=CONF.command.autogenerate
+    )
     print(f'Wrote {path}; review it before committing.')
     return 0
 
 
 def _add_commands(subparsers) -> None:
     up = subparsers.add_parser('upgrade', help='Upgrade the schema.')
-    up.add_argument('--revision', default='head',
-                    help='Revision to upgrade to (default: head).')
+    up.add_argument(
+        '--revision',
+        default='head',
+        help='Revision to upgrade to (default: head).',
+    )
     up.set_defaults(func=_upgrade)
     cur = subparsers.add_parser('current', help='Show the schema revision.')
     cur.set_defaults(func=_current)
     rev = subparsers.add_parser(
-        'revision', help='Write a new migration (developers).')
-    rev.add_argument('-m', '--message', required=True,
-                     help='What the migration does.')
-    rev.add_argument('--no-autogenerate', dest='autogenerate',
-                     action='store_false',
-                     help='Write an empty migration instead of one '
-                          'generated from the models.')
+        'revision', help='Write a new migration (developers).'
+    )
+    rev.add_argument(
+        '-m', '--message', required=True, help='What the migration does.'
+    )
+    rev.add_argument(
+        '--no-autogenerate',
+        dest='autogenerate',
+        action='store_false',
+        help='Write an empty migration instead of one '
+        'generated from the models.',
+    )
     rev.set_defaults(func=_revision)
 
 
-_COMMAND = cfg.SubCommandOpt('command', title='Commands',
-                             handler=_add_commands,
-                             help='What to do with the database.')
+_COMMAND = cfg.SubCommandOpt(
+    'command',
+    title='Commands',
+    handler=_add_commands,
+    help='What to do with the database.',
+)
 
 
 def main(argv: list[str] | None = None) -> int:

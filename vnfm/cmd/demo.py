@@ -33,54 +33,83 @@ from vnfm.csar import build
 # The source tree's samples, else those an installed vnfm puts in
 # <prefix>/share/vnfm/samples (setup.cfg data_files).
 _SAMPLES = next(
-    (d for d in (Path(__file__).resolve().parents[2] / 'samples' / 'packages',
-                 Path(sys.prefix) / 'share' / 'vnfm' / 'samples')
-     if d.is_dir()), Path(sys.prefix) / 'share' / 'vnfm' / 'samples')
+    (
+        d
+        for d in (
+            Path(__file__).resolve().parents[2] / 'samples' / 'packages',
+            Path(sys.prefix) / 'share' / 'vnfm' / 'samples',
+        )
+        if d.is_dir()
+    ),
+    Path(sys.prefix) / 'share' / 'vnfm' / 'samples',
+)
 # noop_vnf's instantiation_level_2 puts vdu1_aspect at its level 3.
 _LEVEL_REQUEST = {'instantiationLevelId': 'instantiation_level_2'}
 _LEVEL = 3
-_EXPECTED_HOOKS = ['instantiate_start', 'instantiate_end',
-                   'modify_information_start', 'modify_information_end',
-                   'terminate_start', 'terminate_end']
+_EXPECTED_HOOKS = [
+    'instantiate_start',
+    'instantiate_end',
+    'modify_information_start',
+    'modify_information_end',
+    'terminate_start',
+    'terminate_end',
+]
 
 
 def _create(demo: Demo, vnfd_id: str) -> str:
-    out = demo.cli('vnflcm', 'create', vnfd_id, '--name', 'demo-vnf',
-                   '--description', 'created by vnfm-demo', *V2)
+    out = demo.cli(
+        'vnflcm',
+        'create',
+        vnfd_id,
+        '--name',
+        'demo-vnf',
+        '--description',
+        'created by vnfm-demo',
+        *V2,
+    )
     demo.expect(out, 'Instantiation State', 'NOT_INSTANTIATED')
     return table_field(out, 'ID')
 
 
 def _instantiate(demo: Demo, inst_id: str) -> None:
-    body = demo.write_json('instantiate.json', {
-        'flavourId': 'simple',
-        # No vimId: the noop VIM needs no registered VIM or credentials.
-        'vimConnectionInfo': {'vim1': {'vimType': 'VNFM.NOOP.V_1'}}})
-    demo.run_op(inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id,
-                body, *V2)
+    body = demo.write_json(
+        'instantiate.json',
+        {
+            'flavourId': 'simple',
+            # No vimId: the noop VIM needs no registered VIM or credentials.
+            'vimConnectionInfo': {'vim1': {'vimType': 'VNFM.NOOP.V_1'}},
+        },
+    )
+    demo.run_op(
+        inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
+    )
     out = demo.cli('vnflcm', 'show', inst_id, *V2)
     demo.expect(out, 'Instantiation State', 'INSTANTIATED')
 
 
 def _info(demo: Demo, inst_id: str) -> dict:
     return demo.server.get(f'/vnflcm/v2/vnf_instances/{inst_id}')[
-        'instantiatedVnfInfo']
+        'instantiatedVnfInfo'
+    ]
 
 
 def _scale_to_level(demo: Demo, inst_id: str) -> None:
-    demo.run_http_op(inst_id, 'SCALE_TO_LEVEL', 'scale_to_level',
-                     _LEVEL_REQUEST)
+    demo.run_http_op(
+        inst_id, 'SCALE_TO_LEVEL', 'scale_to_level', _LEVEL_REQUEST
+    )
     status = _info(demo, inst_id).get('scaleStatus')
     if status != [{'aspectId': 'vdu1_aspect', 'scaleLevel': _LEVEL}]:
-        raise StepFailed(f'scaleStatus is {status}, expected vdu1_aspect '
-                         f'at level {_LEVEL}')
+        raise StepFailed(
+            f'scaleStatus is {status}, expected vdu1_aspect at level {_LEVEL}'
+        )
     print(f'--> ok: scaleStatus {json.dumps(status)}')
 
 
 def _operate(demo: Demo, inst_id: str) -> None:
     for state in ('STOPPED', 'STARTED'):
-        demo.run_http_op(inst_id, 'OPERATE', 'operate',
-                         {'changeStateTo': state})
+        demo.run_http_op(
+            inst_id, 'OPERATE', 'operate', {'changeStateTo': state}
+        )
         got = _info(demo, inst_id).get('vnfState')
         if got != state:
             raise StepFailed(f'vnfState is {got}, expected {state}')
@@ -89,21 +118,29 @@ def _operate(demo: Demo, inst_id: str) -> None:
 
 def _modify(demo: Demo, inst_id: str, vnfd_v2: str) -> None:
     metadata = {'owner': 'vnfm-demo', 'tier': 'gold'}
-    body = demo.write_json('update.json', {
-        'vnfInstanceName': 'demo-vnf-renamed', 'metadata': metadata,
-        'vnfdId': vnfd_v2})
-    demo.run_op(inst_id, 'MODIFY_INFO', 'vnflcm', 'update', inst_id,
-                '--I', body, *V2)
+    body = demo.write_json(
+        'update.json',
+        {
+            'vnfInstanceName': 'demo-vnf-renamed',
+            'metadata': metadata,
+            'vnfdId': vnfd_v2,
+        },
+    )
+    demo.run_op(
+        inst_id, 'MODIFY_INFO', 'vnflcm', 'update', inst_id, '--I', body, *V2
+    )
     out = demo.cli('vnflcm', 'show', inst_id, *V2)
     demo.expect(out, 'VNF Instance Name', 'demo-vnf-renamed')
     demo.expect(out, 'VNFD ID', vnfd_v2)
     demo.expect(out, 'VNF Software Version', '2.0')
     # Older clients' show tables have no metadata row: read it from the API.
     got = demo.server.get(f'/vnflcm/v2/vnf_instances/{inst_id}').get(
-        'metadata')
+        'metadata'
+    )
     print(f'GET /vnflcm/v2/vnf_instances/{inst_id} -> metadata {got}')
-    if not isinstance(got, dict) or any(got.get(k) != v
-                                        for k, v in metadata.items()):
+    if not isinstance(got, dict) or any(
+        got.get(k) != v for k, v in metadata.items()
+    ):
         raise StepFailed(f'metadata is {got}, expected {metadata}')
     print('--> ok: metadata updated')
 
@@ -128,8 +165,10 @@ def _hooks(demo: Demo, inst_id: str) -> None:
         raise StepFailed(f'no hook record: {exc}') from exc
     calls = [json.loads(line) for line in lines if line.strip()]
     for call in calls:
-        print(f"{call['hook']:<26} instance {call['vnf_instance_id']}  "
-              f"request {json.dumps(call['request'], sort_keys=True)}")
+        print(
+            f'{call["hook"]:<26} instance {call["vnf_instance_id"]}  '
+            f'request {json.dumps(call["request"], sort_keys=True)}'
+        )
     hooks = [c['hook'] for c in calls if c['vnf_instance_id'] == inst_id]
     if hooks != _EXPECTED_HOOKS:
         raise StepFailed(f'hooks ran {hooks}, expected {_EXPECTED_HOOKS}')
@@ -138,24 +177,42 @@ def _hooks(demo: Demo, inst_id: str) -> None:
 
 def scenario(demo: Demo, csars: list[Path]) -> None:
     """The lifecycle, step by step; raises StepFailed at the first failure."""
-    _, vnfd_v1 = demo.step('Onboard the sample package noop_vnf',
-                           demo.onboard, csars[0])
-    _, vnfd_v2 = demo.step('Onboard noop_vnf_v2 (the package modify moves to)',
-                           demo.onboard, csars[1])
+    _, vnfd_v1 = demo.step(
+        'Onboard the sample package noop_vnf', demo.onboard, csars[0]
+    )
+    _, vnfd_v2 = demo.step(
+        'Onboard noop_vnf_v2 (the package modify moves to)',
+        demo.onboard,
+        csars[1],
+    )
     inst_id = demo.step('Create a VNF instance', _create, demo, vnfd_v1)
-    demo.step('Instantiate it on the noop VIM (VNFM.NOOP.V_1)', _instantiate,
-              demo, inst_id)
-    demo.step('Scale it to instantiation_level_2 (HTTP)', _scale_to_level,
-              demo, inst_id)
+    demo.step(
+        'Instantiate it on the noop VIM (VNFM.NOOP.V_1)',
+        _instantiate,
+        demo,
+        inst_id,
+    )
+    demo.step(
+        'Scale it to instantiation_level_2 (HTTP)',
+        _scale_to_level,
+        demo,
+        inst_id,
+    )
     demo.step('Stop and start it (operate, HTTP)', _operate, demo, inst_id)
-    demo.step('Modify its name, metadata and VNFD (to noop_vnf_v2)', _modify,
-              demo, inst_id, vnfd_v2)
+    demo.step(
+        'Modify its name, metadata and VNFD (to noop_vnf_v2)',
+        _modify,
+        demo,
+        inst_id,
+        vnfd_v2,
+    )
     demo.step('Terminate and delete it', _terminate_delete, demo, inst_id)
     demo.step('What the hook script recorded', _hooks, demo, inst_id)
 
 
-def _build_packages(state_dir: Path, samples: Path) -> tuple[list[Path],
-                                                             list[str]]:
+def _build_packages(
+    state_dir: Path, samples: Path
+) -> tuple[list[Path], list[str]]:
     """CSARs of the two samples and the SHA-256 of their hook scripts."""
     csars, digests = [], set()
     for name in ('noop_vnf', 'noop_vnf_v2'):
@@ -171,45 +228,67 @@ def _build_packages(state_dir: Path, samples: Path) -> tuple[list[Path],
 def _summary(demo: Demo, total: float) -> bool:
     print('\n=== Summary')
     for title, ok, seconds, why in demo.results:
-        print(f"{'ok    ' if ok else 'FAILED'} {seconds:5.1f}s  {title}"
-              + (f' ({why})' if why else ''))
+        print(
+            f'{"ok    " if ok else "FAILED"} {seconds:5.1f}s  {title}'
+            + (f' ({why})' if why else '')
+        )
     ok = bool(demo.results) and all(r[1] for r in demo.results)
-    print(f"{'All steps passed' if ok else 'The demo FAILED'} in {total:.1f}s")
+    print(f'{"All steps passed" if ok else "The demo FAILED"} in {total:.1f}s')
     return ok
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog='vnfm-demo', description=__doc__.split('\n')[0])
-    parser.add_argument('--state-dir', type=Path,
-                        help='State directory (default: a temporary one, '
-                             'removed at the end unless --keep-running)')
-    parser.add_argument('--port', type=int, default=0,
-                        help='API port (default: a free one)')
-    parser.add_argument('--samples', type=Path, default=_SAMPLES,
-                        help='Directory holding noop_vnf and noop_vnf_v2')
-    parser.add_argument('--vim', choices=('kubernetes', 'noop'),
-                        default='kubernetes',
-                        help='kubernetes: a CNF on a local Kubernetes 1.20 '
-                             'control plane (simulated kubelet); noop: a VNF '
-                             'on the noop VIM, with hook scripts')
-    parser.add_argument('--keep-running', action='store_true',
-                        help='Leave vnfm-all running at the end')
-    parser.add_argument('--exec-client', action='store_true',
-                        help='Run each client command as a separate '
-                             '`openstack` process (slower; by default the '
-                             'client runs in this process)')
+        prog='vnfm-demo', description=__doc__.split('\n')[0]
+    )
+    parser.add_argument(
+        '--state-dir',
+        type=Path,
+        help='State directory (default: a temporary one, '
+        'removed at the end unless --keep-running)',
+    )
+    parser.add_argument(
+        '--port', type=int, default=0, help='API port (default: a free one)'
+    )
+    parser.add_argument(
+        '--samples',
+        type=Path,
+        default=_SAMPLES,
+        help='Directory holding noop_vnf and noop_vnf_v2',
+    )
+    parser.add_argument(
+        '--vim',
+        choices=('kubernetes', 'noop'),
+        default='kubernetes',
+        help='kubernetes: a CNF on a local Kubernetes 1.20 '
+        'control plane (simulated kubelet); noop: a VNF '
+        'on the noop VIM, with hook scripts',
+    )
+    parser.add_argument(
+        '--keep-running',
+        action='store_true',
+        help='Leave vnfm-all running at the end',
+    )
+    parser.add_argument(
+        '--exec-client',
+        action='store_true',
+        help='Run each client command as a separate '
+        '`openstack` process (slower; by default the '
+        'client runs in this process)',
+    )
     return parser.parse_args(argv)
 
 
 def _keep_running_help(server: VnfmAll) -> None:
     assert server.proc is not None, 'called while vnfm-all runs'
-    print(f'\nvnfm-all keeps running (pid {server.proc.pid}), state in '
-          f'{server.state_dir}, log {server.log_path}.\nUse it with:\n'
-          f'  export OS_AUTH_TYPE=none OS_ENDPOINT={server.endpoint}\n'
-          '  openstack vnf package list\n'
-          '  openstack vnflcm list --os-tacker-api-version 2\n'
-          f'Stop it with: kill {server.proc.pid}')
+    print(
+        f'\nvnfm-all keeps running (pid {server.proc.pid}), state in '
+        f'{server.state_dir}, log {server.log_path}.\nUse it with:\n'
+        f'  export OS_AUTH_TYPE=none OS_ENDPOINT={server.endpoint}\n'
+        '  openstack vnf package list\n'
+        '  openstack vnflcm list --os-tacker-api-version 2\n'
+        f'Stop it with: kill {server.proc.pid}'
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,8 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     state_dir.mkdir(parents=True, exist_ok=True)
     csars, digests = _build_packages(state_dir, args.samples)
     on_k8s = args.vim == 'kubernetes'
-    server = VnfmAll(state_dir, args.port or free_port(), digests,
-                     'noop,kubernetes' if on_k8s else 'noop')
+    server = VnfmAll(
+        state_dir,
+        args.port or free_port(),
+        digests,
+        'noop,kubernetes' if on_k8s else 'noop',
+    )
     demo = Demo(server, state_dir, args.exec_client)
     started = time.monotonic()
     k8s = None
@@ -231,11 +314,18 @@ def main(argv: list[str] | None = None) -> int:
         if on_k8s:
             from vnfm.cmd import demo_cnf  # noqa: PLC0415 - k8s only
             from vnfm.cmd import demo_cnf_update  # noqa: PLC0415 - k8s only
-            k8s = demo.step('Start a local Kubernetes 1.20 control plane '
-                            '(simulated kubelet)', demo_cnf.start_cluster,
-                            state_dir, args.keep_running)
-        demo.step('Start vnfm-all (API + conductor, SQLite, in-process bus)',
-                  server.start)
+
+            k8s = demo.step(
+                'Start a local Kubernetes 1.20 control plane '
+                '(simulated kubelet)',
+                demo_cnf.start_cluster,
+                state_dir,
+                args.keep_running,
+            )
+        demo.step(
+            'Start vnfm-all (API + conductor, SQLite, in-process bus)',
+            server.start,
+        )
         if k8s is not None:
             cnf_csars = demo_cnf.build_packages(state_dir, args.samples)
             vim_id = demo_cnf.scenario(demo, k8s, cnf_csars[:2])
@@ -243,8 +333,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             scenario(demo, csars)
     except StepFailed:
-        print(f'\n--- vnfm-all log ({server.log_path}), last lines:\n'
-              + server.log_tail())
+        print(
+            f'\n--- vnfm-all log ({server.log_path}), last lines:\n'
+            + server.log_tail()
+        )
     except KeyboardInterrupt:
         print('\ninterrupted')
     ok = _summary(demo, time.monotonic() - started)

@@ -21,52 +21,95 @@ from vnfm.testing import demo_k8s
 
 NAMESPACE = 'vnfm-demo-update'
 PACKAGES = ('cnf_update_v1', 'cnf_update_v2')
-DEF_FILES = [f'Files/kubernetes/{n}.yaml' for n in (
-    'configmap_1', 'configmap_3', 'secret_1', 'secret_3', 'pod_env',
-    'pod_volume', 'deployment', 'replicaset', 'daemonset')]
+DEF_FILES = [
+    f'Files/kubernetes/{n}.yaml'
+    for n in (
+        'configmap_1',
+        'configmap_3',
+        'secret_1',
+        'secret_3',
+        'pod_env',
+        'pod_volume',
+        'deployment',
+        'replicaset',
+        'daemonset',
+    )
+]
 # What cnf_update_v2 changes (seed 003's sample_param_file.json).
-CONFIG_PATHS = ['Files/kubernetes/configmap_1.yaml',
-                'Files/kubernetes/secret_1.yaml']
-RESTARTED = ('daemonset-vdu5', 'env-test', 'vdu1-update', 'vdu2-update',
-             'volume-test')
+CONFIG_PATHS = [
+    'Files/kubernetes/configmap_1.yaml',
+    'Files/kubernetes/secret_1.yaml',
+]
+RESTARTED = (
+    'daemonset-vdu5',
+    'env-test',
+    'vdu1-update',
+    'vdu2-update',
+    'volume-test',
+)
 KEPT = ('deployment2-vdu6', 'env-test2', 'volume-test2')
-_COLUMNS = ('custom-columns=NAME:.metadata.name,UID:.metadata.uid,'
-            'IMAGE:.spec.containers[0].image')
+_COLUMNS = (
+    'custom-columns=NAME:.metadata.name,UID:.metadata.uid,'
+    'IMAGE:.spec.containers[0].image'
+)
 
 
 def instantiate_request(vim_id: str) -> dict:
     """InstantiateVnfRequest of cnf_update_v1 into NAMESPACE."""
-    return {'flavourId': 'simple',
-            'vimConnectionInfo': {'vim1': {
-                'vimId': vim_id, 'vimType': demo_k8s.KUBERNETES_VIM_TYPE}},
-            'additionalParams': {'lcm-kubernetes-def-files': DEF_FILES,
-                                 'namespace': NAMESPACE}}
+    return {
+        'flavourId': 'simple',
+        'vimConnectionInfo': {
+            'vim1': {'vimId': vim_id, 'vimType': demo_k8s.KUBERNETES_VIM_TYPE}
+        },
+        'additionalParams': {
+            'lcm-kubernetes-def-files': DEF_FILES,
+            'namespace': NAMESPACE,
+        },
+    }
 
 
 def update_request(vnfd_v2: str) -> dict:
     """VnfInfoModificationRequest to cnf_update_v2 (seed 003)."""
-    return {'vnfdId': vnfd_v2, 'vnfInstanceName': 'demo-cnf-update-v2',
-            'metadata': {'configmap_secret_paths': CONFIG_PATHS}}
+    return {
+        'vnfdId': vnfd_v2,
+        'vnfInstanceName': 'demo-cnf-update-v2',
+        'metadata': {'configmap_secret_paths': CONFIG_PATHS},
+    }
 
 
-def restarted_and_kept(before: dict[str, set[str]],
-                       after: dict[str, set[str]]) -> tuple[list, list]:
+def restarted_and_kept(
+    before: dict[str, set[str]], after: dict[str, set[str]]
+) -> tuple[list, list]:
     """Workloads whose Pods all have new uids, and those whose Pods are
     the same; StepFailed unless they are RESTARTED and KEPT."""
-    restarted = sorted(w for w in before if not before[w] & after.get(w,
-                                                                    set()))
+    restarted = sorted(
+        w for w in before if not before[w] & after.get(w, set())
+    )
     kept = sorted(w for w in before if after.get(w) == before[w])
     if (tuple(restarted), tuple(kept)) != (RESTARTED, KEPT):
-        raise StepFailed(f'restarted {restarted} and kept {kept}; expected '
-                         f'restarted {list(RESTARTED)}, kept {list(KEPT)}')
+        raise StepFailed(
+            f'restarted {restarted} and kept {kept}; expected '
+            f'restarted {list(RESTARTED)}, kept {list(KEPT)}'
+        )
     return restarted, kept
 
 
-def _uids(demo: Demo, k8s: demo_k8s.DemoCluster,
-          inst_id: str) -> dict[str, set[str]]:
+def _uids(
+    demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str
+) -> dict[str, set[str]]:
     """Shown with kubectl: workload (label app) -> uids of its Pods."""
-    demo_cnf.kubectl(demo, k8s, 'get', 'pods', '-n', NAMESPACE, '-l',
-                     f'{demo_cnf.LABEL}={inst_id}', '-o', _COLUMNS)
+    demo_cnf.kubectl(
+        demo,
+        k8s,
+        'get',
+        'pods',
+        '-n',
+        NAMESPACE,
+        '-l',
+        f'{demo_cnf.LABEL}={inst_id}',
+        '-o',
+        _COLUMNS,
+    )
     out: dict[str, set[str]] = {}
     for pod in demo_cnf.live_pods(k8s, inst_id, NAMESPACE):
         meta = pod['metadata']
@@ -74,56 +117,100 @@ def _uids(demo: Demo, k8s: demo_k8s.DemoCluster,
     return out
 
 
-def _instantiate(demo: Demo, k8s: demo_k8s.DemoCluster, vnfd_v1: str,
-                 vim_id: str) -> str:
-    out = demo.cli('vnflcm', 'create', vnfd_v1, '--name',
-                   'demo-cnf-update', *V2)
+def _instantiate(
+    demo: Demo, k8s: demo_k8s.DemoCluster, vnfd_v1: str, vim_id: str
+) -> str:
+    out = demo.cli(
+        'vnflcm', 'create', vnfd_v1, '--name', 'demo-cnf-update', *V2
+    )
     inst_id = table_field(out, 'ID')
     k8s.create_namespace(NAMESPACE)
-    body = demo.write_json('instantiate_update_v1.json',
-                           instantiate_request(vim_id))
-    demo.run_op(inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id,
-                body, *V2)
+    body = demo.write_json(
+        'instantiate_update_v1.json', instantiate_request(vim_id)
+    )
+    demo.run_op(
+        inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
+    )
     uids = _uids(demo, k8s, inst_id)
     if sorted(uids) != sorted(RESTARTED + KEPT):
         raise StepFailed(f'workloads running: {sorted(uids)}')
-    demo_cnf.check_pods(demo, k8s, inst_id, sum(map(len, uids.values())),
-                        NAMESPACE)
+    demo_cnf.check_pods(
+        demo, k8s, inst_id, sum(map(len, uids.values())), NAMESPACE
+    )
     return inst_id
 
 
-def _update(demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str,
-            vnfd_v2: str) -> None:
+def _update(
+    demo: Demo, k8s: demo_k8s.DemoCluster, inst_id: str, vnfd_v2: str
+) -> None:
     before = _uids(demo, k8s, inst_id)
     body = demo.write_json('update_v2.json', update_request(vnfd_v2))
-    demo.run_op(inst_id, 'MODIFY_INFO', 'vnflcm', 'update', inst_id, '--I',
-                body, *V2)
+    demo.run_op(
+        inst_id, 'MODIFY_INFO', 'vnflcm', 'update', inst_id, '--I', body, *V2
+    )
     out = demo.cli('vnflcm', 'show', inst_id, *V2)
     demo.expect(out, 'VNFD ID', vnfd_v2)
-    demo_cnf.kubectl(demo, k8s, 'get', 'configmap', 'cm-data', '-n',
-                     NAMESPACE, '-o', 'jsonpath={.data}')
+    demo_cnf.kubectl(
+        demo,
+        k8s,
+        'get',
+        'configmap',
+        'cm-data',
+        '-n',
+        NAMESPACE,
+        '-o',
+        'jsonpath={.data}',
+    )
     after = _uids(demo, k8s, inst_id)
     restarted, kept = restarted_and_kept(before, after)
-    print('--> ok: only the Pods that use a changed ConfigMap/Secret or '
-          f"image restarted: {', '.join(restarted)}; unchanged: "
-          f"{', '.join(kept)}", flush=True)
-    demo_cnf.check_pods(demo, k8s, inst_id, sum(map(len, after.values())),
-                        NAMESPACE)
+    print(
+        '--> ok: only the Pods that use a changed ConfigMap/Secret or '
+        f'image restarted: {", ".join(restarted)}; unchanged: '
+        f'{", ".join(kept)}',
+        flush=True,
+    )
+    demo_cnf.check_pods(
+        demo, k8s, inst_id, sum(map(len, after.values())), NAMESPACE
+    )
 
 
-def scenario(demo: Demo, k8s: demo_k8s.DemoCluster, csars: list[Path],
-             vim_id: str) -> None:
+def scenario(
+    demo: Demo, k8s: demo_k8s.DemoCluster, csars: list[Path], vim_id: str
+) -> None:
     """Onboard cnf_update_v1 and v2, instantiate v1, update it to v2,
     terminate and delete it."""
-    _, vnfd_v1 = demo.step('Onboard cnf_update_v1 (container update '
-                           'MgmtDriver)', demo.onboard, csars[0])
-    _, vnfd_v2 = demo.step('Onboard cnf_update_v2 (new ConfigMap/Secret '
-                           'data and images)', demo.onboard, csars[1])
-    inst_id = demo.step(f'Create and instantiate cnf_update_v1 in namespace '
-                        f'{NAMESPACE}', _instantiate, demo, k8s, vnfd_v1,
-                        vim_id)
-    demo.step('Update its containers to cnf_update_v2 (vnflcm update with '
-              'vnfdId and configmap_secret_paths)', _update, demo, k8s,
-              inst_id, vnfd_v2)
-    demo.step('Terminate and delete it', demo_cnf.terminate_delete, demo,
-              k8s, inst_id, NAMESPACE)
+    _, vnfd_v1 = demo.step(
+        'Onboard cnf_update_v1 (container update MgmtDriver)',
+        demo.onboard,
+        csars[0],
+    )
+    _, vnfd_v2 = demo.step(
+        'Onboard cnf_update_v2 (new ConfigMap/Secret data and images)',
+        demo.onboard,
+        csars[1],
+    )
+    inst_id = demo.step(
+        f'Create and instantiate cnf_update_v1 in namespace {NAMESPACE}',
+        _instantiate,
+        demo,
+        k8s,
+        vnfd_v1,
+        vim_id,
+    )
+    demo.step(
+        'Update its containers to cnf_update_v2 (vnflcm update with '
+        'vnfdId and configmap_secret_paths)',
+        _update,
+        demo,
+        k8s,
+        inst_id,
+        vnfd_v2,
+    )
+    demo.step(
+        'Terminate and delete it',
+        demo_cnf.terminate_delete,
+        demo,
+        k8s,
+        inst_id,
+        NAMESPACE,
+    )

@@ -42,8 +42,9 @@ def wait(what: str, probe, timeout: float = 30.0):
         if value:
             return value
         if time.monotonic() > deadline:
-            raise StepFailed(f'timed out after {timeout:.0f}s waiting for '
-                             f'{what}')
+            raise StepFailed(
+                f'timed out after {timeout:.0f}s waiting for {what}'
+            )
         time.sleep(0.1)
 
 
@@ -92,8 +93,13 @@ def _openstack_forked(argv: list[str]) -> tuple[int, str]:
 class VnfmAll:
     """A vnfm-all child process with its own state directory and config."""
 
-    def __init__(self, state_dir: Path, port: int, script_sha256: list[str],
-                 infra_drivers: str = 'noop'):
+    def __init__(
+        self,
+        state_dir: Path,
+        port: int,
+        script_sha256: list[str],
+        infra_drivers: str = 'noop',
+    ):
         self.state_dir = state_dir
         self.port = port
         self.endpoint = f'http://127.0.0.1:{port}'
@@ -110,7 +116,8 @@ class VnfmAll:
             f'[infra]\nenabled_infra_drivers = {infra_drivers}\n'
             '[mgmt_driver]\n'
             # The demo allows exactly the sample's hook script, by digest.
-            f'allowed_script_sha256 = {",".join(script_sha256)}\n')
+            f'allowed_script_sha256 = {",".join(script_sha256)}\n'
+        )
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
@@ -118,10 +125,19 @@ class VnfmAll:
         env = dict(os.environ, VNFM_HOOK_RECORD=str(self.hook_record))
         with open(self.log_path, 'ab') as log:
             self.proc = subprocess.Popen(  # nosec B603 - fixed argv
-                [sys.executable, '-m', 'vnfm.cmd.all',
-                 '--config-file', str(self.config)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                env=env, start_new_session=True)
+                [
+                    sys.executable,
+                    '-m',
+                    'vnfm.cmd.all',
+                    '--config-file',
+                    str(self.config),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
         wait('vnfm-all to answer GET /vnflcm/v2/api_versions', self._ready)
 
     def _ready(self) -> bool:
@@ -141,29 +157,36 @@ class VnfmAll:
         """POST ``body`` as JSON to ``path``, printed as the curl command
         that sends the same; (status, the JSON answer or None)."""
         data = json.dumps(body)
-        print(f"$ curl -X POST -H 'Version: 2.0.0' -H 'Content-Type: "
-              f"application/json' -d '{data}' {self.endpoint}{path}",
-              flush=True)
+        print(
+            f"$ curl -X POST -H 'Version: 2.0.0' -H 'Content-Type: "
+            f"application/json' -d '{data}' {self.endpoint}{path}",
+            flush=True,
+        )
         status, answer = self._request('POST', path, data.encode())
-        print(f'HTTP {status}' + (f' {json.dumps(answer)}' if answer
-                                  else ''), flush=True)
+        print(
+            f'HTTP {status}' + (f' {json.dumps(answer)}' if answer else ''),
+            flush=True,
+        )
         return status, answer
 
-    def _request(self, method: str, path: str, data: bytes | None = None
-                 ) -> tuple[int, Any]:
+    def _request(
+        self, method: str, path: str, data: bytes | None = None
+    ) -> tuple[int, Any]:
         headers = {'Version': '2.0.0', 'Accept': 'application/json'}
         if data is not None:
             headers['Content-Type'] = 'application/json'
-        req = urlrequest.Request(self.endpoint + path, data=data,
-                                 headers=headers, method=method)
+        req = urlrequest.Request(
+            self.endpoint + path, data=data, headers=headers, method=method
+        )
         try:
             with urlrequest.urlopen(req, timeout=10) as resp:  # nosec B310
                 raw = resp.read()
                 return resp.status, json.loads(raw) if raw else None
         except urlerror.HTTPError as exc:
-            raise StepFailed(f'{method} {path}: {exc.code} '
-                             f'{exc.read()[:500].decode(errors="replace")}'
-                             ) from exc
+            raise StepFailed(
+                f'{method} {path}: {exc.code} '
+                f'{exc.read()[:500].decode(errors="replace")}'
+            ) from exc
         except (OSError, ValueError) as exc:
             raise StepFailed(f'{method} {path}: {exc}') from exc
 
@@ -191,15 +214,22 @@ class VnfmAll:
 class Demo:
     """The steps, each printed and checked; ``results`` feeds the summary."""
 
-    def __init__(self, server: VnfmAll, work: Path,
-                 exec_client: bool = False) -> None:
+    def __init__(
+        self, server: VnfmAll, work: Path, exec_client: bool = False
+    ) -> None:
         self.server = server
         self.work = work
         self.exec_client = exec_client
         self.results: list[tuple[str, bool, float, str]] = []
-        self.openstack = shutil.which(
-            'openstack', path=os.path.dirname(sys.executable) + os.pathsep +
-            os.environ.get('PATH', '')) or 'openstack'
+        self.openstack = (
+            shutil.which(
+                'openstack',
+                path=os.path.dirname(sys.executable)
+                + os.pathsep
+                + os.environ.get('PATH', ''),
+            )
+            or 'openstack'
+        )
 
     def step(self, title: str, func, *args):
         """Run one step, record its outcome; a failure stops the demo."""
@@ -208,8 +238,9 @@ class Demo:
         try:
             value = func(*args)
         except StepFailed as exc:
-            self.results.append((title, False, time.monotonic() - start,
-                                 str(exc)))
+            self.results.append(
+                (title, False, time.monotonic() - start, str(exc))
+            )
             print(f'--> FAILED: {exc}', flush=True)
             raise
         self.results.append((title, True, time.monotonic() - start, ''))
@@ -218,12 +249,21 @@ class Demo:
     def cli(self, *args: str) -> str:
         """Print and run ``openstack ARGS``; its output, or StepFailed."""
         print('$ openstack ' + ' '.join(args), flush=True)
-        argv = ['--os-auth-type', 'none', '--os-endpoint',
-                self.server.endpoint, *args]
+        argv = [
+            '--os-auth-type',
+            'none',
+            '--os-endpoint',
+            self.server.endpoint,
+            *args,
+        ]
         if self.exec_client:
             proc = subprocess.run(  # nosec B603 - fixed argv
-                [self.openstack, *argv], capture_output=True, text=True,
-                timeout=60, check=False)
+                [self.openstack, *argv],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
             status, out = proc.returncode, proc.stdout + proc.stderr
         else:
             status, out = _openstack_forked(argv)
@@ -255,11 +295,20 @@ class Demo:
         if not pkg_id:
             raise StepFailed('no ID in the output')
         self.cli('vnf', 'package', 'upload', '--path', str(csar), pkg_id)
-        print('... waiting for onboarding (polling GET '
-              f'/vnfpkgm/v1/vnf_packages/{pkg_id})', flush=True)
-        wait('ONBOARDED', lambda: self.server.get(
-            f'/vnfpkgm/v1/vnf_packages/{pkg_id}').get('onboardingState')
-            in ('ONBOARDED', 'ERROR'))
+        print(
+            '... waiting for onboarding (polling GET '
+            f'/vnfpkgm/v1/vnf_packages/{pkg_id})',
+            flush=True,
+        )
+        wait(
+            'ONBOARDED',
+            lambda: (
+                self.server.get(f'/vnfpkgm/v1/vnf_packages/{pkg_id}').get(
+                    'onboardingState'
+                )
+                in ('ONBOARDED', 'ERROR')
+            ),
+        )
         out = self.cli('vnf', 'package', 'show', pkg_id)
         self.expect(out, 'Onboarding State', 'ONBOARDED')
         return pkg_id, table_field(out, 'VNFD ID')
@@ -271,13 +320,15 @@ class Demo:
         self.cli(*args)
         self._completed(inst_id, operation, before)
 
-    def run_http_op(self, inst_id: str, operation: str, task: str,
-                    body: dict) -> None:
+    def run_http_op(
+        self, inst_id: str, operation: str, task: str, body: dict
+    ) -> None:
         """POST /vnflcm/v2/vnf_instances/{id}/{task} (no client command
         for it), wait for its op occurrence, show it COMPLETED."""
         before = self._op_ids(inst_id)
         status, _ = self.server.post(
-            f'/vnflcm/v2/vnf_instances/{inst_id}/{task}', body)
+            f'/vnflcm/v2/vnf_instances/{inst_id}/{task}', body
+        )
         if status != 202:
             raise StepFailed(f'POST {task} answered {status}, expected 202')
         self._completed(inst_id, operation, before)
@@ -285,15 +336,22 @@ class Demo:
     def _op_ids(self, inst_id: str) -> set[str]:
         return {op['id'] for op in self.server.get(_ops_of(inst_id))}
 
-    def _completed(self, inst_id: str, operation: str,
-                   before: set[str]) -> None:
-        print(f'... waiting for the {operation} operation (polling GET '
-              '/vnflcm/v2/vnf_lcm_op_occs)', flush=True)
+    def _completed(
+        self, inst_id: str, operation: str, before: set[str]
+    ) -> None:
+        print(
+            f'... waiting for the {operation} operation (polling GET '
+            '/vnflcm/v2/vnf_lcm_op_occs)',
+            flush=True,
+        )
 
         def finished() -> str | None:
             for op in self.server.get(_ops_of(inst_id)):
-                if (op['id'] not in before and op['operation'] == operation
-                        and op['operationState'] in _FINAL_OP_STATES):
+                if (
+                    op['id'] not in before
+                    and op['operation'] == operation
+                    and op['operationState'] in _FINAL_OP_STATES
+                ):
                     return op['id']
             return None
 

@@ -21,13 +21,19 @@ class RequestContext(context.RequestContext):
         return values
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any], **kwargs: Any
-                  ) -> RequestContext:
+    def from_dict(
+        cls, values: dict[str, Any], **kwargs: Any
+    ) -> RequestContext:
         """A context from ``to_dict()`` output."""
         return super().from_dict(values, **kwargs)
 
 
 def get_admin_context() -> RequestContext:
     """A context with admin rights (noauth requests, periodic tasks)."""
-    return RequestContext(user_id='admin', project_id=None, is_admin=True,
-                          roles=['admin'], overwrite=False)
+    return RequestContext(
+        user_id='admin',
+        project_id=None,
+        is_admin=True,
+        roles=['admin'],
+        overwrite=False,
+    )

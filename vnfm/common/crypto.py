@@ -30,18 +30,32 @@ MASK = '********'
 SEALED = '_sealed'
 KEY_FILE = 'crypto.key'
 # accessInfo keys that identify rather than authenticate: kept readable.
-PUBLIC_ACCESS_KEYS = frozenset({
-    'username', 'userName', 'region', 'project', 'projectId',
-    'projectName', 'projectDomain', 'userDomain', 'projectDomainName',
-    'userDomainName', 'authUrl'})
+PUBLIC_ACCESS_KEYS = frozenset(
+    {
+        'username',
+        'userName',
+        'region',
+        'project',
+        'projectId',
+        'projectName',
+        'projectDomain',
+        'userDomain',
+        'projectDomainName',
+        'userDomainName',
+        'authUrl',
+    }
+)
 
 
 # What an operator must configure so that every process reads what any
 # other one sealed.
-SHARED_KEYS = ('[crypto] keys must be the same on every vnfm-api and '
-               'vnfm-conductor')
-_NEW_KEY = ('python3 -c "from cryptography.fernet import Fernet; '
-            'print(Fernet.generate_key().decode())"')
+SHARED_KEYS = (
+    '[crypto] keys must be the same on every vnfm-api and vnfm-conductor'
+)
+_NEW_KEY = (
+    'python3 -c "from cryptography.fernet import Fernet; '
+    'print(Fernet.generate_key().decode())"'
+)
 
 
 class DecryptionError(exceptions.VnfmError):
@@ -57,13 +71,17 @@ class KeysNotConfigured(exceptions.VnfmError):
 
 
 def _undecryptable() -> DecryptionError:
-    source = ('its [crypto] keys' if _configured_keys() else
-              'the key it generated for itself ([crypto] keys is not set)')
+    source = (
+        'its [crypto] keys'
+        if _configured_keys()
+        else 'the key it generated for itself ([crypto] keys is not set)'
+    )
     return DecryptionError(
         f'Stored credentials cannot be decrypted on host {CONF.host} with '
         f'{source}: they were encrypted with another key. {SHARED_KEYS} '
         '(keep an old key listed after the new one until nothing '
-        'encrypted with it is left).')
+        'encrypted with it is left).'
+    )
 
 
 def require_shared_keys(process: str) -> None:
@@ -76,7 +94,8 @@ def require_shared_keys(process: str) -> None:
             f'{process} needs [crypto] keys: without them each host '
             'generates its own key and cannot read the credentials the '
             f'others store. Generate a key once ({_NEW_KEY}) and set it; '
-            f'{SHARED_KEYS}.')
+            f'{SHARED_KEYS}.'
+        )
     try:
         _multi_fernet(keys)
     except ValueError as e:
@@ -116,9 +135,12 @@ def _read_or_create_key_file(path: str) -> str:
             os.fsync(f.fileno())
         try:
             os.link(tmp, path)
-            LOG.warning('No [crypto] keys configured: generated a key in %s. '
-                        'Production deployments should set [crypto] keys '
-                        '(the same on every vnfm host).', path)
+            LOG.warning(
+                'No [crypto] keys configured: generated a key in %s. '
+                'Production deployments should set [crypto] keys '
+                '(the same on every vnfm host).',
+                path,
+            )
         except FileExistsError:
             pass
     finally:
@@ -137,7 +159,8 @@ def _multi_fernet(keys: tuple[str, ...]) -> fernet.MultiFernet:
             # Never echo the key itself.
             raise ValueError(
                 f'[crypto] keys entry {index} is not a Fernet key (url-safe '
-                'base64 of 32 bytes).') from None
+                'base64 of 32 bytes).'
+            ) from None
     return fernet.MultiFernet(ciphers)
 
 
@@ -171,12 +194,13 @@ def rotate(token: str) -> str:
 
 # -- vimConnectionInfo --------------------------------------------------------
 
+
 def _map_entries(vci: Any, fn: Callable[[dict], dict]) -> Any:
     """Apply ``fn`` to the accessInfo of each VimConnectionInfo of a v2 map
     (or a v1 list); anything else is returned unchanged."""
+
     def one(info: Any) -> Any:
-        if isinstance(info, dict) and isinstance(info.get('accessInfo'),
-                                                 dict):
+        if isinstance(info, dict) and isinstance(info.get('accessInfo'), dict):
             return dict(info, accessInfo=fn(info['accessInfo']))
         return info
 
@@ -199,8 +223,7 @@ def _secrets_of(access: dict) -> dict:
 
 def _seal_access(access: dict) -> dict:
     secrets = _secrets_of(access)
-    sealed = {k: v for k, v in access.items()
-              if k in PUBLIC_ACCESS_KEYS}
+    sealed = {k: v for k, v in access.items() if k in PUBLIC_ACCESS_KEYS}
     if secrets:
         sealed.update(dict.fromkeys(secrets, MASK))
         sealed[SEALED] = encrypt(secrets)
@@ -214,8 +237,11 @@ def _unseal_access(access: dict) -> dict:
 
 
 def _mask_access(access: dict) -> dict:
-    return {k: (v if k in PUBLIC_ACCESS_KEYS else MASK)
-            for k, v in access.items() if k != SEALED}
+    return {
+        k: (v if k in PUBLIC_ACCESS_KEYS else MASK)
+        for k, v in access.items()
+        if k != SEALED
+    }
 
 
 def seal_vim_connection_info(vci: Any) -> Any:

@@ -23,8 +23,11 @@ class VnfmError(Exception):
 
     def to_problem(self) -> dict:
         """The error as a SOL013 ProblemDetails dict."""
-        problem = {'status': self.status, 'title': self.title,
-                   'detail': self.detail}
+        problem = {
+            'status': self.status,
+            'title': self.title,
+            'detail': self.detail,
+        }
         problem.update(self.extra)
         return problem
 

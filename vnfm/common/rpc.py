@@ -37,12 +37,14 @@ def set_defaults(conf: cfg.ConfigOpts) -> None:
     for group, opts in messaging_opts.list_opts():
         if group == 'oslo_messaging_rabbit':
             conf.register_opts(opts, group=group)
-    conf.set_default('amqp_durable_queues', True,
-                     group='oslo_messaging_rabbit')
+    conf.set_default(
+        'amqp_durable_queues', True, group='oslo_messaging_rabbit'
+    )
 
 
-def get_transport(conf: cfg.ConfigOpts | None = None
-                  ) -> oslo_messaging.Transport:
+def get_transport(
+    conf: cfg.ConfigOpts | None = None,
+) -> oslo_messaging.Transport:
     """The process-wide RPC transport, created from the config on first use."""
     global _transport
     if _transport is None:
@@ -83,20 +85,31 @@ class RequestContextSerializer(oslo_messaging.Serializer):
         return context.RequestContext.from_dict(ctxt)
 
 
-def get_client(target: oslo_messaging.Target,
-               transport: oslo_messaging.Transport | None = None,
-               version_cap: str | None = None) -> oslo_messaging.RPCClient:
+def get_client(
+    target: oslo_messaging.Target,
+    transport: oslo_messaging.Transport | None = None,
+    version_cap: str | None = None,
+) -> oslo_messaging.RPCClient:
     """An RPC client for ``target``."""
     return oslo_messaging.get_rpc_client(
-        transport or get_transport(), target, version_cap=version_cap,
-        serializer=RequestContextSerializer())
+        transport or get_transport(),
+        target,
+        version_cap=version_cap,
+        serializer=RequestContextSerializer(),
+    )
 
 
-def get_server(target: oslo_messaging.Target, endpoints: list,
-               transport: oslo_messaging.Transport | None = None
-               ) -> oslo_messaging.MessageHandlingServer:
+def get_server(
+    target: oslo_messaging.Target,
+    endpoints: list,
+    transport: oslo_messaging.Transport | None = None,
+) -> oslo_messaging.MessageHandlingServer:
     """An RPC server for ``target`` dispatching to ``endpoints`` in threads."""
     return oslo_messaging.get_rpc_server(
-        transport or get_transport(), target, endpoints,
-        executor='threading', serializer=RequestContextSerializer(),
-        access_policy=oslo_messaging.DefaultRPCAccessPolicy)
+        transport or get_transport(),
+        target,
+        endpoints,
+        executor='threading',
+        serializer=RequestContextSerializer(),
+        access_policy=oslo_messaging.DefaultRPCAccessPolicy,
+    )

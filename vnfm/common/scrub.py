@@ -19,11 +19,24 @@ from vnfm.common import crypto
 
 MASK = crypto.MASK
 # Keys whose values are secrets wherever they appear in a request or a VIM.
-SECRET_KEYS = frozenset({
-    'password', 'bearer_token', 'bearerToken', 'client_secret',
-    'clientSecret', 'secret', 'token', 'private_key', 'privateKey',
-    'ssh_private_key', 'client_key', 'clientKey',
-    'paramsOauth2ClientCredentials', 'paramsBasic'})
+SECRET_KEYS = frozenset(
+    {
+        'password',
+        'bearer_token',
+        'bearerToken',
+        'client_secret',
+        'clientSecret',
+        'secret',
+        'token',
+        'private_key',
+        'privateKey',
+        'ssh_private_key',
+        'client_key',
+        'clientKey',
+        'paramsOauth2ClientCredentials',
+        'paramsBasic',
+    }
+)
 # Shorter values are replaced only as whole words: a three-letter password
 # would otherwise mask every word that contains it.
 _MIN_SUBSTRING = 4
@@ -56,8 +69,11 @@ def _collect(value: Any, secret: bool, found: set[str]) -> None:
             if key == 'accessInfo' and isinstance(item, dict):
                 for name, sub in item.items():
                     if name != crypto.SEALED:
-                        _collect(sub, secret or (
-                            name not in crypto.PUBLIC_ACCESS_KEYS), found)
+                        _collect(
+                            sub,
+                            secret or (name not in crypto.PUBLIC_ACCESS_KEYS),
+                            found,
+                        )
             else:
                 _collect(item, secret or key in SECRET_KEYS, found)
     elif isinstance(value, list):

@@ -35,27 +35,46 @@ class ConductorManager:
 
     def onboard_package(self, ctx: Any, package_id: str) -> None:
         """Onboard an uploaded package."""
-        self._pool.submit(('package', package_id), packages.onboard,
-                          package_id)
+        self._pool.submit(
+            ('package', package_id), packages.onboard, package_id
+        )
 
-    def fetch_package(self, ctx: Any, package_id: str,
-                      user_name: str | None = None,
-                      password: str | None = None) -> None:
+    def fetch_package(
+        self,
+        ctx: Any,
+        package_id: str,
+        user_name: str | None = None,
+        password: str | None = None,
+    ) -> None:
         """Download a package from its URI, then onboard it. (A vnfm-api
         older than RPC API 1.2 sends the credentials in the cast.)"""
-        self._pool.submit(('package', package_id), packages.fetch,
-                          package_id, user_name, password)
+        self._pool.submit(
+            ('package', package_id),
+            packages.fetch,
+            package_id,
+            user_name,
+            password,
+        )
 
-    def test_notification_endpoint(self, ctx: Any, callback_uri: str,
-                                   authentication: str | None,
-                                   api_version: str) -> str | None:
+    def test_notification_endpoint(
+        self,
+        ctx: Any,
+        callback_uri: str,
+        authentication: str | None,
+        api_version: str,
+    ) -> str | None:
         """Test a callbackUri before the API creates its subscription;
         None if it answered 204, else why not."""
         return notifier.test_notification_endpoint(
-            callback_uri, authentication, api_version)
+            callback_uri, authentication, api_version
+        )
 
 
 def submit_op(pool: WorkPool, lcm: LcmDriver, op_id: str) -> bool:
     """Queue an op run; an unexpected crash is recorded on the op."""
-    return pool.submit(('op', op_id), lcm.start, op_id,
-                       on_crash=lambda e: lcm.record_crash(op_id, e))
+    return pool.submit(
+        ('op', op_id),
+        lcm.start,
+        op_id,
+        on_crash=lambda e: lcm.record_crash(op_id, e),
+    )

@@ -61,20 +61,24 @@ def _version(api_version: str) -> str:
     return notifications.API_VERSIONS.get(api_version, '2.0.0')
 
 
-def test_notification_endpoint(callback_uri: str,
-                               authentication: str | None,
-                               api_version: str) -> str | None:
+def test_notification_endpoint(
+    callback_uri: str, authentication: str | None, api_version: str
+) -> str | None:
     """Test a callbackUri for a subscription about to be created
     (``authentication`` as stored: encrypted); None if it answered 204,
     else why not, in words the subscriber can act on."""
     try:
         http.test_notification_endpoint(
-            callback_uri, version=_version(api_version),
-            authentication=(crypto.decrypt(authentication)
-                            if authentication else None),
+            callback_uri,
+            version=_version(api_version),
+            authentication=(
+                crypto.decrypt(authentication) if authentication else None
+            ),
             timeout=CONF.notifications.callback_test_timeout,
-            policy=outbound.configured(), verify=_verify(),
-            cert=_client_cert())
+            policy=outbound.configured(),
+            verify=_verify(),
+            cert=_client_cert(),
+        )
     except http.DeliveryError as e:
         LOG.info('Notification endpoint test failed: %s', e.reason)
         return e.detail
@@ -87,34 +91,43 @@ class Notifier:
     """Sends the outbox's due notifications on behalf of conductor
     ``host``."""
 
-    def __init__(self, host: str,
-                 tokens: http.TokenCache | None = None) -> None:
+    def __init__(
+        self, host: str, tokens: http.TokenCache | None = None
+    ) -> None:
         self.host = host
         self.tokens = tokens or http.TOKENS
         outbound.configured()  # a CIDR typo stops the conductor at start
         self._pool = futures.ThreadPoolExecutor(
-            CONF.notifications.workers, thread_name_prefix='vnfm-notify')
+            CONF.notifications.workers, thread_name_prefix='vnfm-notify'
+        )
         conf = CONF.notifications
         if conf.lease_seconds <= 4 * conf.timeout:
             # A send may then outlive its claim and be sent twice at once.
-            LOG.warning('[notifications] lease_seconds (%d) should exceed '
-                        '4 x timeout (%.0f s)', conf.lease_seconds,
-                        4 * conf.timeout)
+            LOG.warning(
+                '[notifications] lease_seconds (%d) should exceed '
+                '4 x timeout (%.0f s)',
+                conf.lease_seconds,
+                4 * conf.timeout,
+            )
 
     def run_once(self) -> int:
         """Claim the rows due now and send them; how many were claimed."""
         now = timeutils.utcnow()
         until = now + datetime.timedelta(
-            seconds=CONF.notifications.lease_seconds)
-        rows = outbox.claim_due(self.host, now, until,
-                                CONF.notifications.workers)
+            seconds=CONF.notifications.lease_seconds
+        )
+        rows = outbox.claim_due(
+            self.host, now, until, CONF.notifications.workers
+        )
         for done in futures.as_completed(
-                [self._pool.submit(self.send, row) for row in rows]):
+            [self._pool.submit(self.send, row) for row in rows]
+        ):
             done.result()
         return len(rows)
 
-    def drain(self, stopping: threading.Event | None = None,
-              max_passes: int = 100) -> int:
+    def drain(
+        self, stopping: threading.Event | None = None, max_passes: int = 100
+    ) -> int:
         """Passes until nothing is due, ``stopping`` is set or
         ``max_passes`` ran; how many rows were claimed."""
         total = 0
@@ -132,12 +145,21 @@ class Notifier:
         failure = self._attempt(row)
         if failure is not None:
             return self._failed(row, *failure)
-        self._finish(row, {'state': outbox.DELIVERED,
-                           'finished_at': timeutils.utcnow(),
-                           'attempts': row['attempts'] + 1,
-                           'last_error': None})
-        LOG.debug('Notification %s (%s) delivered to subscription %s',
-                  row['id'], row['notification_type'], row['subscription_id'])
+        self._finish(
+            row,
+            {
+                'state': outbox.DELIVERED,
+                'finished_at': timeutils.utcnow(),
+                'attempts': row['attempts'] + 1,
+                'last_error': None,
+            },
+        )
+        LOG.debug(
+            'Notification %s (%s) delivered to subscription %s',
+            row['id'],
+            row['notification_type'],
+            row['subscription_id'],
+        )
         return outbox.DELIVERED
 
     def _attempt(self, row: dict) -> tuple[str, bool] | None:
@@ -154,45 +176,80 @@ class Notifier:
         return None
 
     def _post(self, row: dict) -> None:
-        auth = (crypto.decrypt(row['authentication'])
-                if row['authentication'] else None)
+        auth = (
+            crypto.decrypt(row['authentication'])
+            if row['authentication']
+            else None
+        )
         http.post_notification(
-            row['callback_uri'], row['payload'],
+            row['callback_uri'],
+            row['payload'],
             version=_version(row['api_version']),
-            authentication=auth, timeout=CONF.notifications.timeout,
-            policy=outbound.configured(), verify=_verify(),
-            cert=_client_cert(), tokens=self.tokens)
+            authentication=auth,
+            timeout=CONF.notifications.timeout,
+            policy=outbound.configured(),
+            verify=_verify(),
+            cert=_client_cert(),
+            tokens=self.tokens,
+        )
 
     def _failed(self, row: dict, detail: str, permanent: bool) -> str:
         attempts = row['attempts'] + 1
         now = timeutils.utcnow()
         if permanent or attempts >= CONF.notifications.max_attempts:
-            self._finish(row, {'state': outbox.FAILED, 'finished_at': now,
-                               'attempts': attempts, 'last_error': detail})
-            LOG.error('Gave up notification %s (%s) to subscription %s '
-                      'after %d attempts: %s', row['id'],
-                      row['notification_type'], row['subscription_id'],
-                      attempts, detail)
+            self._finish(
+                row,
+                {
+                    'state': outbox.FAILED,
+                    'finished_at': now,
+                    'attempts': attempts,
+                    'last_error': detail,
+                },
+            )
+            LOG.error(
+                'Gave up notification %s (%s) to subscription %s '
+                'after %d attempts: %s',
+                row['id'],
+                row['notification_type'],
+                row['subscription_id'],
+                attempts,
+                detail,
+            )
             return outbox.FAILED
         delay = backoff(attempts)
-        self._finish(row, {
-            'attempts': attempts, 'last_error': detail,
-            'next_attempt_at': now + datetime.timedelta(seconds=delay)})
-        LOG.warning('Notification %s to subscription %s failed (attempt '
-                    '%d, next in %.1fs): %s', row['id'],
-                    row['subscription_id'], attempts, delay, detail)
+        self._finish(
+            row,
+            {
+                'attempts': attempts,
+                'last_error': detail,
+                'next_attempt_at': now + datetime.timedelta(seconds=delay),
+            },
+        )
+        LOG.warning(
+            'Notification %s to subscription %s failed (attempt '
+            '%d, next in %.1fs): %s',
+            row['id'],
+            row['subscription_id'],
+            attempts,
+            delay,
+            detail,
+        )
         return outbox.PENDING
 
     def _finish(self, row: dict, values: dict) -> None:
         if not outbox.finish(row['seq'], self.host, values):
-            LOG.warning('Notification %s: claim lost or subscription %s '
-                        'deleted before its outcome was recorded',
-                        row['id'], row['subscription_id'])
+            LOG.warning(
+                'Notification %s: claim lost or subscription %s '
+                'deleted before its outcome was recorded',
+                row['id'],
+                row['subscription_id'],
+            )
 
     def purge(self, now: datetime.datetime) -> int:
         """Delete notifications finished more than ``keep_seconds`` ago."""
-        return outbox.purge(now - datetime.timedelta(
-            seconds=CONF.notifications.keep_seconds))
+        return outbox.purge(
+            now - datetime.timedelta(seconds=CONF.notifications.keep_seconds)
+        )
 
     def stop(self) -> None:
         """Let the sends under way finish; no new ones."""

@@ -30,36 +30,57 @@ UPLOAD_INTERRUPTED = 'The upload was interrupted; upload again.'
 
 
 def _problem(status: int, detail: str) -> dict:
-    titles = {422: 'Unprocessable Entity', 500: 'Internal Server Error',
-              409: 'Conflict'}
-    return {'status': status, 'title': titles.get(status, 'Error'),
-            'detail': detail}
+    titles = {
+        422: 'Unprocessable Entity',
+        500: 'Internal Server Error',
+        409: 'Conflict',
+    }
+    return {
+        'status': status,
+        'title': titles.get(status, 'Error'),
+        'detail': detail,
+    }
 
 
-def mark_error(package_id: str, from_state: OnboardingState, status: int,
-               detail: str, *, reason: str | None = None,
-               values: dict | None = None) -> None:
+def mark_error(
+    package_id: str,
+    from_state: OnboardingState,
+    status: int,
+    detail: str,
+    *,
+    reason: str | None = None,
+    values: dict | None = None,
+) -> None:
     """Move a package to ERROR with a ProblemDetails, if still in
     ``from_state``; ``reason`` (for the log) defaults to ``detail``,
     ``values`` are further columns to set."""
     try:
-        db.package_update(package_id, {
-            **(values or {}),
-            'onboarding_state': OnboardingState.ERROR.value,
-            'onboarding_failure_details': _problem(status, detail)},
-            expected={'onboarding_state': from_state.value})
-        LOG.warning('Package %s: onboarding failed: %s', package_id,
-                    reason or detail)
+        db.package_update(
+            package_id,
+            {
+                **(values or {}),
+                'onboarding_state': OnboardingState.ERROR.value,
+                'onboarding_failure_details': _problem(status, detail),
+            },
+            expected={'onboarding_state': from_state.value},
+        )
+        LOG.warning(
+            'Package %s: onboarding failed: %s', package_id, reason or detail
+        )
     except exceptions.Conflict:
         LOG.info('Package %s left %s meanwhile', package_id, from_state)
 
 
 def _artifact(artifact) -> dict:
-    info = {'artifactPath': artifact.path, 'metadata': dict(
-        artifact.metadata or {})}
+    info = {
+        'artifactPath': artifact.path,
+        'metadata': dict(artifact.metadata or {}),
+    }
     if artifact.checksum_hash:
-        info['checksum'] = {'algorithm': artifact.checksum_algorithm,
-                            'hash': artifact.checksum_hash}
+        info['checksum'] = {
+            'algorithm': artifact.checksum_algorithm,
+            'hash': artifact.checksum_hash,
+        }
     return info
 
 
@@ -69,13 +90,16 @@ def onboarded_values(csar, size: int) -> dict:
     return {
         'onboarding_state': OnboardingState.ONBOARDED.value,
         'operational_state': OperationalState.ENABLED.value,
-        'vnfd_id': vnfd.vnfd_id, 'vnf_provider': vnfd.provider,
+        'vnfd_id': vnfd.vnfd_id,
+        'vnf_provider': vnfd.provider,
         'vnf_product_name': vnfd.product_name,
         'vnf_software_version': vnfd.software_version,
-        'vnfd_version': vnfd.vnfd_version, 'checksum': csar.checksum,
+        'vnfd_version': vnfd.vnfd_version,
+        'checksum': csar.checksum,
         'software_images': csar.software_images,
         'additional_artifacts': [_artifact(a) for a in csar.artifacts],
-        'vnfd': vnfd.to_dict(), 'package_size': size,
+        'vnfd': vnfd.to_dict(),
+        'package_size': size,
         'onboarding_failure_details': None,
     }
 
@@ -93,24 +117,30 @@ def onboard(package_id: str) -> None:
         return
     other = db.package_get_by_vnfd_id(csar.vnfd.vnfd_id)
     if other is not None and other['id'] != package_id:
-        mark_error(package_id, OnboardingState.PROCESSING, 422,
-                   f'VNF package {other["id"]} already has vnfdId '
-                   f'{csar.vnfd.vnfd_id}; delete it first or use a VNFD '
-                   'with another descriptor_id.')
+        mark_error(
+            package_id,
+            OnboardingState.PROCESSING,
+            422,
+            f'VNF package {other["id"]} already has vnfdId '
+            f'{csar.vnfd.vnfd_id}; delete it first or use a VNFD '
+            'with another descriptor_id.',
+        )
         return
     try:
-        db.package_update(package_id, onboarded_values(csar, len(data)),
-                          expected={'onboarding_state':
-                                    OnboardingState.PROCESSING.value})
+        db.package_update(
+            package_id,
+            onboarded_values(csar, len(data)),
+            expected={'onboarding_state': OnboardingState.PROCESSING.value},
+        )
     except exceptions.Conflict as e:
         # Either the state moved (someone else finished) or another package
         # took the vnfdId in between: only the latter is an error.
         if db.package_get(package_id)['onboarding_state'] == (
-                OnboardingState.PROCESSING.value):
+            OnboardingState.PROCESSING.value
+        ):
             mark_error(package_id, OnboardingState.PROCESSING, 422, e.detail)
         return
-    LOG.info('Package %s ONBOARDED (vnfdId %s)', package_id,
-             csar.vnfd.vnfd_id)
+    LOG.info('Package %s ONBOARDED (vnfdId %s)', package_id, csar.vnfd.vnfd_id)
 
 
 def without_secrets(source: dict | None) -> dict | None:
@@ -120,49 +150,69 @@ def without_secrets(source: dict | None) -> dict | None:
     return {k: v for k, v in source.items() if k != crypto.SEALED}
 
 
-def _download(source: dict, user_name: str | None,
-              password: str | None) -> bytes:
+def _download(
+    source: dict, user_name: str | None, password: str | None
+) -> bytes:
     """GET the package of ``source`` with its sealed URI (one with a
     query) and password, or else with the credentials an older vnfm-api
     sent in the cast."""
-    sealed = (crypto.decrypt(source[crypto.SEALED])
-              if crypto.SEALED in source else {})
+    sealed = (
+        crypto.decrypt(source[crypto.SEALED])
+        if crypto.SEALED in source
+        else {}
+    )
     user_name = source.get('userName') or user_name
     password = sealed.get('password', password)
     opts = CONF.vnf_package
     return http.download(
         sealed.get('addressInformation') or source['addressInformation'],
-        timeout=opts.upload_from_uri_timeout, max_size=opts.max_size,
+        timeout=opts.upload_from_uri_timeout,
+        max_size=opts.max_size,
         allowed_schemes=opts.allowed_uri_schemes,
         policy=outbound.configured(),
-        auth=(user_name, password or '') if user_name else None)
+        auth=(user_name, password or '') if user_name else None,
+    )
 
 
-def fetch(package_id: str, user_name: str | None = None,
-          password: str | None = None) -> None:
+def fetch(
+    package_id: str, user_name: str | None = None, password: str | None = None
+) -> None:
     """Download an UPLOADING package from its URI, store it, onboard it."""
     package = db.package_get(package_id)
     source = package.get('upload_source') or {}
     if package['onboarding_state'] != OnboardingState.UPLOADING.value or (
-            not source.get('addressInformation')):
+        not source.get('addressInformation')
+    ):
         return
     public = {'upload_source': without_secrets(source)}
     try:
         data = _download(source, user_name, password)
     except http.DownloadError as e:
-        mark_error(package_id, OnboardingState.UPLOADING, 422, e.detail,
-                   reason=e.reason, values=public)
+        mark_error(
+            package_id,
+            OnboardingState.UPLOADING,
+            422,
+            e.detail,
+            reason=e.reason,
+            values=public,
+        )
         return
     except exceptions.VnfmError as e:  # unreadable credentials or policy
-        mark_error(package_id, OnboardingState.UPLOADING, 500, e.detail,
-                   values=public)
+        mark_error(
+            package_id, OnboardingState.UPLOADING, 500, e.detail, values=public
+        )
         return
     db.package_content_put(package_id, data)
     try:
-        db.package_update(package_id, {
-            **public, 'onboarding_state': OnboardingState.PROCESSING.value,
-            'package_size': len(data)},
-            expected={'onboarding_state': OnboardingState.UPLOADING.value})
+        db.package_update(
+            package_id,
+            {
+                **public,
+                'onboarding_state': OnboardingState.PROCESSING.value,
+                'package_size': len(data),
+            },
+            expected={'onboarding_state': OnboardingState.UPLOADING.value},
+        )
     except exceptions.Conflict:
         LOG.info('Package %s left UPLOADING during the download', package_id)
         return

@@ -30,22 +30,27 @@ class ConductorAPI:
     # Seconds the API waits for a conductor beyond the test's own deadline.
     CALL_MARGIN = 10.0
 
-    def __init__(self, transport: oslo_messaging.Transport | None = None,
-                 topic: str | None = None) -> None:
+    def __init__(
+        self,
+        transport: oslo_messaging.Transport | None = None,
+        topic: str | None = None,
+    ) -> None:
         target = oslo_messaging.Target(
-            topic=topic or CONF.conductor.topic,
-            version=self.RPC_API_VERSION)
-        self._client = rpc.get_client(target, transport=transport,
-                                      version_cap=self.RPC_API_VERSION)
+            topic=topic or CONF.conductor.topic, version=self.RPC_API_VERSION
+        )
+        self._client = rpc.get_client(
+            target, transport=transport, version_cap=self.RPC_API_VERSION
+        )
 
-    def _cast(self, ctx: Any, method: str, version: str = '1.0',
-              **kwargs: Any) -> None:
+    def _cast(
+        self, ctx: Any, method: str, version: str = '1.0', **kwargs: Any
+    ) -> None:
         # A bounded number of reconnection attempts: with the broker down
         # the API answers (the op is committed; the sweep finds it) instead
         # of blocking the request for ever.
         self._client.prepare(
-            version=version, retry=CONF.conductor.cast_retries).cast(
-            ctx, method, **kwargs)
+            version=version, retry=CONF.conductor.cast_retries
+        ).cast(ctx, method, **kwargs)
 
     def start_lcm_op(self, ctx: Any, op_id: str) -> None:
         """Ask a conductor to run the op occurrence ``op_id``."""
@@ -58,18 +63,25 @@ class ConductorAPI:
     def fetch_package(self, ctx: Any, package_id: str) -> None:
         """Ask a conductor to download the package from its URI (with the
         credentials stored sealed with it), then onboard it."""
-        self._cast(ctx, 'fetch_package', version='1.2',
-                   package_id=package_id)
+        self._cast(ctx, 'fetch_package', version='1.2', package_id=package_id)
 
-    def test_notification_endpoint(self, ctx: Any, callback_uri: str,
-                                   authentication: str | None,
-                                   api_version: str) -> str | None:
+    def test_notification_endpoint(
+        self,
+        ctx: Any,
+        callback_uri: str,
+        authentication: str | None,
+        api_version: str,
+    ) -> str | None:
         """Have a conductor test ``callback_uri`` (SOL003 5.4.20.3.2) with
         ``authentication`` (encrypted, as stored); None if it answered 204,
         else why not. MessagingTimeout if no conductor answered."""
         timeout = CONF.notifications.callback_test_timeout + self.CALL_MARGIN
         return self._client.prepare(
-            version='1.1', timeout=timeout,
-            retry=CONF.conductor.cast_retries).call(
-            ctx, 'test_notification_endpoint', callback_uri=callback_uri,
-            authentication=authentication, api_version=api_version)
+            version='1.1', timeout=timeout, retry=CONF.conductor.cast_retries
+        ).call(
+            ctx,
+            'test_notification_endpoint',
+            callback_uri=callback_uri,
+            authentication=authentication,
+            api_version=api_version,
+        )

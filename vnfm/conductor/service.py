@@ -36,23 +36,29 @@ LOG = logging.getLogger(__name__)
 class ConductorService:
     """One conductor: consumes the topic, runs ops, keeps leases alive."""
 
-    def __init__(self, host: str | None = None,
-                 transport: oslo_messaging.Transport | None = None,
-                 infra: InfraDrivers | None = None,
-                 mgmt: MgmtRunner | None = None) -> None:
+    def __init__(
+        self,
+        host: str | None = None,
+        transport: oslo_messaging.Transport | None = None,
+        infra: InfraDrivers | None = None,
+        mgmt: MgmtRunner | None = None,
+    ) -> None:
         self.host = host or CONF.host
         # What this process writes as the owner of the ops it runs.
         self.owner = periodic.process_owner(self.host)
         infra = infra or InfraDrivers.load(CONF.infra.enabled_infra_drivers)
         mgmt = mgmt or MgmtRunner.load(
-            CONF.mgmt_driver.enabled_builtin_drivers)
+            CONF.mgmt_driver.enabled_builtin_drivers
+        )
         self.lcm = LcmDriver(self.owner, infra, mgmt)
         self.pool = WorkPool(CONF.conductor.workers)
         self.manager = manager.ConductorManager(self.lcm, self.pool)
         self.notifier = Notifier(self.owner)
         target = oslo_messaging.Target(
-            topic=CONF.conductor.topic, server=self.host,
-            version=manager.ConductorManager.RPC_API_VERSION)
+            topic=CONF.conductor.topic,
+            server=self.host,
+            version=manager.ConductorManager.RPC_API_VERSION,
+        )
         self._server = rpc.get_server(target, [self.manager], transport)
         self._reap_after = 0.0  # time.monotonic() when reaping may resume
         self._stopping = threading.Event()
@@ -68,19 +74,30 @@ class ConductorService:
             ('heartbeat', CONF.conductor.heartbeat_interval, self.heartbeat),
             ('sweep', CONF.conductor.sweep_interval, self.sweep),
             ('notify', CONF.notifications.interval, self.notify),
-            ('cancel', CONF.conductor.cancel_poll_interval,
-             functools.partial(cancel.kill_forceful, self.owner))]
+            (
+                'cancel',
+                CONF.conductor.cancel_poll_interval,
+                functools.partial(cancel.kill_forceful, self.owner),
+            ),
+        ]
         if CONF.kubernetes.sync_interval > 0:
             tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
         for name, interval, task in tasks:
             thread = threading.Thread(
-                target=self._every, args=(interval, task),
-                name=f'vnfm-{name}', daemon=True)
+                target=self._every,
+                args=(interval, task),
+                name=f'vnfm-{name}',
+                daemon=True,
+            )
             thread.start()
             self._threads.append(thread)
-        LOG.info('Conductor %s started as %s (topic %s, %d workers)',
-                 self.host, self.owner, CONF.conductor.topic,
-                 CONF.conductor.workers)
+        LOG.info(
+            'Conductor %s started as %s (topic %s, %d workers)',
+            self.host,
+            self.owner,
+            CONF.conductor.topic,
+            CONF.conductor.workers,
+        )
 
     def stop(self, timeout: float | None = None) -> bool:
         """Stop taking work, let running ops finish for up to ``timeout``
@@ -98,9 +115,12 @@ class ConductorService:
         self._server.wait()
         if not finished:
             released = periodic.release(self.owner, timeutils.utcnow())
-            LOG.warning('Conductor %s stopped with %d operations still '
-                        'running: %s', self.host, len(released),
-                        ', '.join(released))
+            LOG.warning(
+                'Conductor %s stopped with %d operations still running: %s',
+                self.host,
+                len(released),
+                ', '.join(released),
+            )
         self._stopped.set()
         LOG.info('Conductor %s stopped', self.host)
         return finished
@@ -123,27 +143,37 @@ class ConductorService:
         cannot be reached now, their leases expire and the reaper fails
         them instead."""
         try:
-            recovered = periodic.recover(self.host, self.owner,
-                                         timeutils.utcnow())
+            recovered = periodic.recover(
+                self.host, self.owner, timeutils.utcnow()
+            )
             # Its notifications in flight are due again now, not when the
             # claims of the dead process run out.
             outbox.release_of_host(self.host, self.owner)
         except Exception:  # start-up goes on: the reaper is the fallback
-            LOG.exception('Conductor %s could not look for the operations '
-                          'of its earlier process', self.host)
+            LOG.exception(
+                'Conductor %s could not look for the operations '
+                'of its earlier process',
+                self.host,
+            )
             return []
         if recovered:
-            LOG.warning('Conductor %s restarted: failed the %d operations '
-                        'its earlier process was running: %s (if another '
-                        'live conductor uses host name %s, give each its '
-                        'own)', self.host, len(recovered),
-                        ', '.join(recovered), self.host)
+            LOG.warning(
+                'Conductor %s restarted: failed the %d operations '
+                'its earlier process was running: %s (if another '
+                'live conductor uses host name %s, give each its '
+                'own)',
+                self.host,
+                len(recovered),
+                ', '.join(recovered),
+                self.host,
+            )
         return recovered
 
     def heartbeat(self) -> int:
         """Renew the leases of the ops this process's workers run."""
-        return periodic.heartbeat(self.owner, self.lcm.running(),
-                                  timeutils.utcnow())
+        return periodic.heartbeat(
+            self.owner, self.lcm.running(), timeutils.utcnow()
+        )
 
     def sweep(self) -> None:
         """Reap dead conductors' ops; pick up lost casts."""
@@ -157,8 +187,7 @@ class ConductorService:
             periodic.sweep_packages(now, self._submit_onboard)
             self.notifier.purge(now)
         except Exception:
-            self._reap_after = (time.monotonic()
-                                + CONF.conductor.lease_seconds)
+            self._reap_after = time.monotonic() + CONF.conductor.lease_seconds
             raise
 
     def notify(self) -> int:
@@ -174,5 +203,6 @@ class ConductorService:
         return manager.submit_op(self.pool, self.lcm, op_id)
 
     def _submit_onboard(self, package_id: str) -> bool:
-        return self.pool.submit(('package', package_id), packages.onboard,
-                                package_id)
+        return self.pool.submit(
+            ('package', package_id), packages.onboard, package_id
+        )

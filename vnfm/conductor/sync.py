@@ -33,13 +33,15 @@ _UNFINISHED = sorted(s.value for s in OpState if s not in FINAL_OP_STATES)
 
 def _busy_instances() -> set[str]:
     """Ids of the instances with an unfinished op (FAILED_TEMP included)."""
-    rows = db.op_list({'operation_state': _UNFINISHED},
-                      columns=['vnf_instance_id'])
+    rows = db.op_list(
+        {'operation_state': _UNFINISHED}, columns=['vnf_instance_id']
+    )
     return {r['vnf_instance_id'] for r in rows}
 
 
-def _context(infra: InfraDrivers, instance: dict
-             ) -> tuple[infra_base.InfraDriver, infra_base.SyncContext]:
+def _context(
+    infra: InfraDrivers, instance: dict
+) -> tuple[infra_base.InfraDriver, infra_base.SyncContext]:
     """The driver of the instance and its SyncContext; VnfmError if the
     instance's VIM cannot be resolved or no enabled driver serves it."""
     clear = inputs.resolved(inputs.vim_connection_info(instance))
@@ -47,7 +49,9 @@ def _context(infra: InfraDrivers, instance: dict
     deadline = time.monotonic() + CONF.kubernetes.request_timeout * 4
     return driver, infra_base.SyncContext(
         vnf_instance=instance_view.to_sol(instance),
-        vim_connection_info=served, deadline=deadline)
+        vim_connection_info=served,
+        deadline=deadline,
+    )
 
 
 def sync_instance(infra: InfraDrivers, instance: dict) -> bool:
@@ -58,22 +62,31 @@ def sync_instance(infra: InfraDrivers, instance: dict) -> bool:
     except NoInfraDriver:
         return False  # a VIM type this conductor does not serve
     except exceptions.VnfmError as e:
-        LOG.warning('Sync of VNF instance %s skipped: %s', instance['id'],
-                    e.detail)
+        LOG.warning(
+            'Sync of VNF instance %s skipped: %s', instance['id'], e.detail
+        )
         return False
     if info is None:
         return False
     try:
         db.instance_update_if_idle(
-            instance['id'], {'instantiated_vnf_info': info},
-            expected={'updated_at': instance['updated_at'],
-                      'instantiation_state': INSTANTIATED})
+            instance['id'],
+            {'instantiated_vnf_info': info},
+            expected={
+                'updated_at': instance['updated_at'],
+                'instantiation_state': INSTANTIATED,
+            },
+        )
     except (exceptions.Conflict, exceptions.NotFound) as e:
-        LOG.info('Sync of VNF instance %s dropped: %s', instance['id'],
-                 e.detail)
+        LOG.info(
+            'Sync of VNF instance %s dropped: %s', instance['id'], e.detail
+        )
         return False
-    LOG.info('VNF instance %s: vnfcResourceInfo follows the resources its '
-             'VIM replaced', instance['id'])
+    LOG.info(
+        'VNF instance %s: vnfcResourceInfo follows the resources its '
+        'VIM replaced',
+        instance['id'],
+    )
     return True
 
 

@@ -18,25 +18,36 @@ class WorkPool:
 
     def __init__(self, size: int) -> None:
         self._executor = concurrent.futures.ThreadPoolExecutor(
-            max_workers=size, thread_name_prefix='vnfm-worker')
+            max_workers=size, thread_name_prefix='vnfm-worker'
+        )
         self._lock = threading.Lock()
         self._jobs: dict[Hashable, concurrent.futures.Future] = {}
         self._accepting = True
 
-    def submit(self, key: Hashable, fn: Callable[..., Any], *args: Any,
-               on_crash: Callable[[BaseException], None] | None = None
-               ) -> bool:
+    def submit(
+        self,
+        key: Hashable,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_crash: Callable[[BaseException], None] | None = None,
+    ) -> bool:
         """Queue ``fn(*args)`` unless ``key`` is queued or running or the
         pool is stopping. True if queued."""
         with self._lock:
             if not self._accepting or key in self._jobs:
                 return False
             self._jobs[key] = self._executor.submit(
-                self._run, key, fn, args, on_crash)
+                self._run, key, fn, args, on_crash
+            )
             return True
 
-    def _run(self, key: Hashable, fn: Callable[..., Any], args: tuple,
-             on_crash: Callable[[BaseException], None] | None) -> None:
+    def _run(
+        self,
+        key: Hashable,
+        fn: Callable[..., Any],
+        args: tuple,
+        on_crash: Callable[[BaseException], None] | None,
+    ) -> None:
         try:
             fn(*args)
         except Exception as e:  # thread boundary: log and record

@@ -16,6 +16,17 @@ from vnfm.conf import vnf_package
 
 CONF = cfg.CONF
 
-for _module in (default, api, conductor, crypto, database, infra, kubernetes,
-                mgmt_driver, notifications, outbound, vnf_package):
+for _module in (
+    default,
+    api,
+    conductor,
+    crypto,
+    database,
+    infra,
+    kubernetes,
+    mgmt_driver,
+    notifications,
+    outbound,
+    vnf_package,
+):
     _module.register_opts(CONF)

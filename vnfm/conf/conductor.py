@@ -5,37 +5,71 @@ from oslo_config import cfg
 group = cfg.OptGroup('conductor', title='vnfm-conductor options')
 
 opts = [
-    cfg.StrOpt('topic', default='vnfm-conductor',
-               help='RPC topic the conductors consume (competing '
-                    'consumers).'),
-    cfg.IntOpt('workers', default=8, min=1,
-               help='Operations one conductor runs at the same time.'),
-    cfg.IntOpt('lease_seconds', default=30, min=3,
-               help='An operation whose owner has not renewed its lease '
-                    'for this long is marked FAILED_TEMP by another '
-                    'conductor.'),
-    cfg.FloatOpt('heartbeat_interval', default=5.0, min=0.1,
-                 help='Seconds between lease renewals; must be well below '
-                      'lease_seconds.'),
-    cfg.FloatOpt('sweep_interval', default=5.0, min=0.1,
-                 help='Seconds between looks for expired leases and for '
-                      'operations whose RPC cast was lost.'),
-    cfg.FloatOpt('cancel_poll_interval', default=0.25, min=0.05,
-                 help='Seconds between looks for a FORCEFUL cancel of an '
-                      'operation this conductor runs (its running hook is '
-                      'then killed). A GRACEFUL cancel is seen at the next '
-                      'step without polling.'),
-    cfg.IntOpt('cast_retries', default=2, min=0,
-               help='Reconnection attempts of an RPC cast before vnfm-api '
-                    'gives up on it (the operation is already recorded; a '
-                    'conductor finds it with its sweep).'),
-    cfg.IntOpt('unclaimed_grace_seconds', default=10, min=1,
-               help='An operation nobody claimed for this long (its cast '
-                    'was lost) is picked up from the database.'),
-    cfg.IntOpt('graceful_shutdown_timeout', default=60, min=0,
-               help='On SIGTERM, seconds running operations may take to '
-                    'finish; those still running then are marked '
-                    'FAILED_TEMP (retry, rollback or fail them).'),
+    cfg.StrOpt(
+        'topic',
+        default='vnfm-conductor',
+        help='RPC topic the conductors consume (competing consumers).',
+    ),
+    cfg.IntOpt(
+        'workers',
+        default=8,
+        min=1,
+        help='Operations one conductor runs at the same time.',
+    ),
+    cfg.IntOpt(
+        'lease_seconds',
+        default=30,
+        min=3,
+        help='An operation whose owner has not renewed its lease '
+        'for this long is marked FAILED_TEMP by another '
+        'conductor.',
+    ),
+    cfg.FloatOpt(
+        'heartbeat_interval',
+        default=5.0,
+        min=0.1,
+        help='Seconds between lease renewals; must be well below '
+        'lease_seconds.',
+    ),
+    cfg.FloatOpt(
+        'sweep_interval',
+        default=5.0,
+        min=0.1,
+        help='Seconds between looks for expired leases and for '
+        'operations whose RPC cast was lost.',
+    ),
+    cfg.FloatOpt(
+        'cancel_poll_interval',
+        default=0.25,
+        min=0.05,
+        help='Seconds between looks for a FORCEFUL cancel of an '
+        'operation this conductor runs (its running hook is '
+        'then killed). A GRACEFUL cancel is seen at the next '
+        'step without polling.',
+    ),
+    cfg.IntOpt(
+        'cast_retries',
+        default=2,
+        min=0,
+        help='Reconnection attempts of an RPC cast before vnfm-api '
+        'gives up on it (the operation is already recorded; a '
+        'conductor finds it with its sweep).',
+    ),
+    cfg.IntOpt(
+        'unclaimed_grace_seconds',
+        default=10,
+        min=1,
+        help='An operation nobody claimed for this long (its cast '
+        'was lost) is picked up from the database.',
+    ),
+    cfg.IntOpt(
+        'graceful_shutdown_timeout',
+        default=60,
+        min=0,
+        help='On SIGTERM, seconds running operations may take to '
+        'finish; those still running then are marked '
+        'FAILED_TEMP (retry, rollback or fail them).',
+    ),
 ]
 
 

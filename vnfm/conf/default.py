@@ -6,17 +6,23 @@ import socket
 from oslo_config import cfg
 
 opts = [
-    cfg.StrOpt('host', default=socket.gethostname(),
-               sample_default='<hostname>',
-               help='Name of this service instance. Each conductor must '
-                    'have a unique value; it owns the operations it runs '
-                    'under this name.'),
-    cfg.StrOpt('state_path',
-               default=os.path.join(os.path.expanduser('~'), '.local',
-                                    'share', 'vnfm'),
-               sample_default='~/.local/share/vnfm',
-               help='Directory for local state (the SQLite database of the '
-                    'all-in-one mode, scratch space for hook scripts).'),
+    cfg.StrOpt(
+        'host',
+        default=socket.gethostname(),
+        sample_default='<hostname>',
+        help='Name of this service instance. Each conductor must '
+        'have a unique value; it owns the operations it runs '
+        'under this name.',
+    ),
+    cfg.StrOpt(
+        'state_path',
+        default=os.path.join(
+            os.path.expanduser('~'), '.local', 'share', 'vnfm'
+        ),
+        sample_default='~/.local/share/vnfm',
+        help='Directory for local state (the SQLite database of the '
+        'all-in-one mode, scratch space for hook scripts).',
+    ),
 ]
 
 

@@ -5,32 +5,53 @@ from oslo_config import cfg
 group = cfg.OptGroup('mgmt_driver', title='MgmtDriver hook options')
 
 opts = [
-    cfg.ListOpt('enabled_builtin_drivers',
-                default=['script', 'container_update'],
-                help='Built-in MgmtDrivers (entry points in the '
-                     'vnfm.mgmt_drivers namespace) a VNFD may name.'),
-    cfg.ListOpt('allowed_script_sha256', default=[],
-                help='SHA-256 digests (hex) of package hook scripts allowed '
-                     'to run. A script whose digest is not listed fails '
-                     'the operation, unless allow_any_script is set.'),
-    cfg.BoolOpt('allow_any_script', default=False,
-                help='Run any hook script a package carries. For test and '
-                     'demo set-ups only.'),
-    cfg.IntOpt('script_timeout', default=600, min=1,
-               help='Seconds a hook script may run before it is killed '
-                    'and the operation fails.'),
-    cfg.IntOpt('container_update_timeout', default=900, min=1,
-               help='Seconds the container_update MgmtDriver may take to '
-                    'replace ConfigMaps/Secrets and restart Pods (evictions '
-                    'refused by a PodDisruptionBudget are retried until '
-                    "then); the operation's own deadline applies when it "
-                    'is sooner. Each readiness wait is also bounded by '
-                    '[kubernetes] ready_timeout.'),
-    cfg.StrOpt('python_executable',
-               help='Interpreter for hook scripts. Default: the one '
-                    'running vnfm.'),
-    cfg.IntOpt('max_output_bytes', default=1024 * 1024, min=1024,
-               help='Largest stdout/stderr kept from a hook script.'),
+    cfg.ListOpt(
+        'enabled_builtin_drivers',
+        default=['script', 'container_update'],
+        help='Built-in MgmtDrivers (entry points in the '
+        'vnfm.mgmt_drivers namespace) a VNFD may name.',
+    ),
+    cfg.ListOpt(
+        'allowed_script_sha256',
+        default=[],
+        help='SHA-256 digests (hex) of package hook scripts allowed '
+        'to run. A script whose digest is not listed fails '
+        'the operation, unless allow_any_script is set.',
+    ),
+    cfg.BoolOpt(
+        'allow_any_script',
+        default=False,
+        help='Run any hook script a package carries. For test and '
+        'demo set-ups only.',
+    ),
+    cfg.IntOpt(
+        'script_timeout',
+        default=600,
+        min=1,
+        help='Seconds a hook script may run before it is killed '
+        'and the operation fails.',
+    ),
+    cfg.IntOpt(
+        'container_update_timeout',
+        default=900,
+        min=1,
+        help='Seconds the container_update MgmtDriver may take to '
+        'replace ConfigMaps/Secrets and restart Pods (evictions '
+        'refused by a PodDisruptionBudget are retried until '
+        "then); the operation's own deadline applies when it "
+        'is sooner. Each readiness wait is also bounded by '
+        '[kubernetes] ready_timeout.',
+    ),
+    cfg.StrOpt(
+        'python_executable',
+        help='Interpreter for hook scripts. Default: the one running vnfm.',
+    ),
+    cfg.IntOpt(
+        'max_output_bytes',
+        default=1024 * 1024,
+        min=1024,
+        help='Largest stdout/stderr kept from a hook script.',
+    ),
 ]
 
 

@@ -14,14 +14,24 @@ from vnfm.conf import notifications
 from vnfm.conf import outbound
 from vnfm.conf import vnf_package
 
-_MODULES = (default, api, conductor, crypto, database, infra, kubernetes,
-            mgmt_driver, notifications, outbound, vnf_package)
+_MODULES = (
+    default,
+    api,
+    conductor,
+    crypto,
+    database,
+    infra,
+    kubernetes,
+    mgmt_driver,
+    notifications,
+    outbound,
+    vnf_package,
+)
 
 
 def list_opts() -> list:
     """Return (group, options) pairs of every vnfm option."""
-    return list(itertools.chain.from_iterable(
-        m.list_opts() for m in _MODULES))
+    return list(itertools.chain.from_iterable(m.list_opts() for m in _MODULES))
 
 
 def set_defaults() -> None:

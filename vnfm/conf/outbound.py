@@ -5,37 +5,55 @@ upload_from_uri addresses)."""
 from oslo_config import cfg
 
 group = cfg.OptGroup(
-    'outbound', title='Outbound connection policy',
-    help='Addresses that API users give vnfm (a subscription\'s callbackUri '
-         'and tokenEndpoint, a package\'s upload_from_uri address) are '
-         'checked against this policy on the address actually connected '
-         'to, after DNS resolution and on every redirect. VIM endpoints '
-         'registered by administrators are not subject to it.')
+    'outbound',
+    title='Outbound connection policy',
+    help="Addresses that API users give vnfm (a subscription's callbackUri "
+    "and tokenEndpoint, a package's upload_from_uri address) are "
+    'checked against this policy on the address actually connected '
+    'to, after DNS resolution and on every redirect. VIM endpoints '
+    'registered by administrators are not subject to it.',
+)
 
 DEFAULT_DENIED = [
-    '0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '10.0.0.0/8',
-    '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10',
-    '::/128', '::1/128', 'fe80::/10', 'fc00::/7',
+    '0.0.0.0/8',
+    '127.0.0.0/8',
+    '169.254.0.0/16',
+    '10.0.0.0/8',
+    '172.16.0.0/12',
+    '192.168.0.0/16',
+    '100.64.0.0/10',
+    '::/128',
+    '::1/128',
+    'fe80::/10',
+    'fc00::/7',
 ]
 
 opts = [
-    cfg.ListOpt('denied_networks', default=DEFAULT_DENIED,
-                deprecated_opts=[cfg.DeprecatedOpt(
-                    'upload_from_uri_blocked_networks',
-                    group='vnf_package')],
-                help='Networks (CIDR) vnfm never connects to for an '
-                     'address an API user gave: by default the unspecified '
-                     'and loopback addresses (vnfm\'s own services, its '
-                     'database and message bus), link-local (cloud metadata '
-                     'services at 169.254.169.254), the private ranges and '
-                     'shared address space (100.64.0.0/10). IPv4-mapped '
-                     'IPv6 addresses are checked as the IPv4 address they '
-                     'map. Set it empty to connect anywhere.'),
-    cfg.ListOpt('allowed_networks', default=[],
-                help='Networks (CIDR) vnfm connects to even when '
-                     'denied_networks covers them, e.g. the private network '
-                     'of the NFVO receiving notifications. Takes precedence '
-                     'over denied_networks.'),
+    cfg.ListOpt(
+        'denied_networks',
+        default=DEFAULT_DENIED,
+        deprecated_opts=[
+            cfg.DeprecatedOpt(
+                'upload_from_uri_blocked_networks', group='vnf_package'
+            )
+        ],
+        help='Networks (CIDR) vnfm never connects to for an '
+        'address an API user gave: by default the unspecified '
+        "and loopback addresses (vnfm's own services, its "
+        'database and message bus), link-local (cloud metadata '
+        'services at 169.254.169.254), the private ranges and '
+        'shared address space (100.64.0.0/10). IPv4-mapped '
+        'IPv6 addresses are checked as the IPv4 address they '
+        'map. Set it empty to connect anywhere.',
+    ),
+    cfg.ListOpt(
+        'allowed_networks',
+        default=[],
+        help='Networks (CIDR) vnfm connects to even when '
+        'denied_networks covers them, e.g. the private network '
+        'of the NFVO receiving notifications. Takes precedence '
+        'over denied_networks.',
+    ),
 ]
 
 

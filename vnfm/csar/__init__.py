@@ -40,5 +40,16 @@ from vnfm.csar.package import Csar
 from vnfm.csar.package import read_csar
 from vnfm.csar.zipreader import CsarLimits
 
-__all__ = ["HOOK_NAMES", "Artifact", "Csar", "CsarLimits", "Flavour", "Hook",
-           "InvalidPackage", "ScalingAspect", "Vdu", "Vnfd", "read_csar"]
+__all__ = [
+    'HOOK_NAMES',
+    'Artifact',
+    'Csar',
+    'CsarLimits',
+    'Flavour',
+    'Hook',
+    'InvalidPackage',
+    'ScalingAspect',
+    'Vdu',
+    'Vnfd',
+    'read_csar',
+]

@@ -4,12 +4,19 @@ import dataclasses
 from typing import Any
 
 HOOK_OPERATIONS = (
-    "instantiate", "terminate", "scale", "heal", "operate",
-    "modify_information", "change_external_connectivity",
-    "change_current_package")
-HOOK_NAMES = tuple(f"{op}_{when}" for op in HOOK_OPERATIONS
-                   for when in ("start", "end"))
-BUILTIN_ARTIFACT_TYPE = "vnfm.artifacts.BuiltinMgmtDriver"
+    'instantiate',
+    'terminate',
+    'scale',
+    'heal',
+    'operate',
+    'modify_information',
+    'change_external_connectivity',
+    'change_current_package',
+)
+HOOK_NAMES = tuple(
+    f'{op}_{when}' for op in HOOK_OPERATIONS for when in ('start', 'end')
+)
+BUILTIN_ARTIFACT_TYPE = 'vnfm.artifacts.BuiltinMgmtDriver'
 
 
 @dataclasses.dataclass
@@ -24,7 +31,7 @@ class Hook:
     builtin: str | None = None
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Hook":
+    def from_dict(cls, d: dict[str, Any]) -> 'Hook':
         """Rebuild from ``to_dict()`` output."""
         return cls(**d)
 
@@ -47,7 +54,7 @@ class Vdu:
     sw_image: dict[str, Any] | None = None
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Vdu":
+    def from_dict(cls, d: dict[str, Any]) -> 'Vdu':
         """Rebuild from ``to_dict()`` output."""
         return cls(**d)
 
@@ -69,12 +76,14 @@ class ScalingAspect:
     max_scale_level: int = 0
     step_deltas: list[str] = dataclasses.field(default_factory=list)
     vdu_deltas: dict[str, dict[str, int]] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
     vdu_initial_deltas: dict[str, int] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "ScalingAspect":
+    def from_dict(cls, d: dict[str, Any]) -> 'ScalingAspect':
         """Rebuild from ``to_dict()`` output."""
         return cls(**d)
 
@@ -91,24 +100,32 @@ class Flavour:
     description: str | None = None
     vdus: dict[str, Vdu] = dataclasses.field(default_factory=dict)
     scaling_aspects: dict[str, ScalingAspect] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
     instantiation_levels: dict[str, dict[str, Any]] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
     default_instantiation_level: str | None = None
     interfaces: dict[str, Hook] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Flavour":
+    def from_dict(cls, d: dict[str, Any]) -> 'Flavour':
         """Rebuild from ``to_dict()`` output."""
         return cls(
-            flavour_id=d["flavour_id"], description=d.get("description"),
-            vdus={k: Vdu.from_dict(v) for k, v in d.get("vdus", {}).items()},
-            scaling_aspects={k: ScalingAspect.from_dict(v)
-                             for k, v in d.get("scaling_aspects", {}).items()},
-            instantiation_levels=d.get("instantiation_levels", {}),
-            default_instantiation_level=d.get("default_instantiation_level"),
-            interfaces={k: Hook.from_dict(v)
-                        for k, v in d.get("interfaces", {}).items()})
+            flavour_id=d['flavour_id'],
+            description=d.get('description'),
+            vdus={k: Vdu.from_dict(v) for k, v in d.get('vdus', {}).items()},
+            scaling_aspects={
+                k: ScalingAspect.from_dict(v)
+                for k, v in d.get('scaling_aspects', {}).items()
+            },
+            instantiation_levels=d.get('instantiation_levels', {}),
+            default_instantiation_level=d.get('default_instantiation_level'),
+            interfaces={
+                k: Hook.from_dict(v)
+                for k, v in d.get('interfaces', {}).items()
+            },
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form."""
@@ -135,23 +152,31 @@ class Vnfd:
     description: str | None = None
     vnfm_info: list[str] = dataclasses.field(default_factory=list)
     raw_templates: dict[str, dict[str, Any]] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Vnfd":
+    def from_dict(cls, d: dict[str, Any]) -> 'Vnfd':
         """Rebuild from ``to_dict()`` output."""
         return cls(
-            vnfd_id=d["vnfd_id"], provider=d["provider"],
-            product_name=d["product_name"],
-            software_version=d["software_version"],
-            vnfd_version=d["vnfd_version"],
-            flavours={k: Flavour.from_dict(v)
-                      for k, v in d.get("flavours", {}).items()},
-            interfaces={k: Hook.from_dict(v)
-                        for k, v in d.get("interfaces", {}).items()},
-            node_type=d.get("node_type"), description=d.get("description"),
-            vnfm_info=list(d.get("vnfm_info", [])),
-            raw_templates=d.get("raw_templates", {}))
+            vnfd_id=d['vnfd_id'],
+            provider=d['provider'],
+            product_name=d['product_name'],
+            software_version=d['software_version'],
+            vnfd_version=d['vnfd_version'],
+            flavours={
+                k: Flavour.from_dict(v)
+                for k, v in d.get('flavours', {}).items()
+            },
+            interfaces={
+                k: Hook.from_dict(v)
+                for k, v in d.get('interfaces', {}).items()
+            },
+            node_type=d.get('node_type'),
+            description=d.get('description'),
+            vnfm_info=list(d.get('vnfm_info', [])),
+            raw_templates=d.get('raw_templates', {}),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (what the database stores)."""

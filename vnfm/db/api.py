@@ -33,6 +33,7 @@ new_id = crud.new_id  # callers take new ids from here
 
 # -- VNF packages ------------------------------------------------------------
 
+
 def package_create(values: dict) -> dict:
     """Insert a package row."""
     return crud.create(PACKAGES, values)
@@ -43,30 +44,34 @@ def package_get(package_id: str) -> dict:
     return crud.one(PACKAGES, package_id)
 
 
-def package_list(where: dict | None = None,
-                 columns: Iterable[str] | None = None) -> list[dict]:
+def package_list(
+    where: dict | None = None, columns: Iterable[str] | None = None
+) -> list[dict]:
     """Packages matching ``where`` (column → value), oldest first."""
     return crud.select(PACKAGES, where, columns=columns)
 
 
-def package_scan(columns: Iterable[str] | None = None,
-                 after: str | None = None) -> Iterator[dict]:
+def package_scan(
+    columns: Iterable[str] | None = None, after: str | None = None
+) -> Iterator[dict]:
     """Every package, oldest first, after the package ``after``, read in
     chunks (for lists)."""
     return crud.scan(PACKAGES, None, columns=columns, after=after)
 
 
-def package_update(package_id: str, values: dict,
-                   expected: dict | None = None) -> dict:
+def package_update(
+    package_id: str, values: dict, expected: dict | None = None
+) -> dict:
     """Compare-and-set update of a package."""
     try:
         return crud.cas(PACKAGES, package_id, values, expected)
     except sa_exc.IntegrityError as e:
         if 'vnfd_id' in values:
             raise exceptions.Conflict(
-                f"A package with vnfdId {values['vnfd_id']} is already "
-                f"onboarded; delete it first or use a VNFD with another "
-                f"descriptor_id.") from e
+                f'A package with vnfdId {values["vnfd_id"]} is already '
+                f'onboarded; delete it first or use a VNFD with another '
+                f'descriptor_id.'
+            ) from e
         raise
 
 
@@ -85,29 +90,40 @@ def package_content_put(package_id: str, data: bytes) -> None:
     """Store the package zip (replacing any earlier content)."""
     with session.transaction() as conn:
         conn.execute(CHUNKS.delete().where(CHUNKS.c.package_id == package_id))
-        rows = [{'package_id': package_id, 'seq': i // CHUNK_SIZE,
-                 'data': data[i:i + CHUNK_SIZE]}
-                for i in range(0, len(data), CHUNK_SIZE)]
+        rows = [
+            {
+                'package_id': package_id,
+                'seq': i // CHUNK_SIZE,
+                'data': data[i : i + CHUNK_SIZE],
+            }
+            for i in range(0, len(data), CHUNK_SIZE)
+        ]
         for row in rows:  # one by one: keep each packet small (MariaDB)
             conn.execute(CHUNKS.insert().values(row))
 
 
 def package_content_get(package_id: str) -> bytes:
     """The stored package zip; NotFound if none was stored."""
-    stmt = (sa.select(CHUNKS.c.data).where(CHUNKS.c.package_id == package_id)
-            .order_by(CHUNKS.c.seq))
+    stmt = (
+        sa.select(CHUNKS.c.data)
+        .where(CHUNKS.c.package_id == package_id)
+        .order_by(CHUNKS.c.seq)
+    )
     with session.reader() as conn:
         parts = [r.data for r in conn.execute(stmt)]
     if not parts:
         raise exceptions.NotFound(
-            f'VNF package {package_id} has no content uploaded.')
+            f'VNF package {package_id} has no content uploaded.'
+        )
     return b''.join(parts)
 
 
 # -- VNF instances -----------------------------------------------------------
 
-def instance_create(values: dict,
-                    notifications: list[dict] | None = None) -> dict:
+
+def instance_create(
+    values: dict, notifications: list[dict] | None = None
+) -> dict:
     """Insert an instance row (and the ``notifications`` reporting it, in
     the same transaction)."""
     with session.transaction() as conn:
@@ -121,35 +137,45 @@ def instance_get(instance_id: str) -> dict:
     return crud.one(INSTANCES, instance_id)
 
 
-def instance_list(where: dict | None = None,
-                  columns: Iterable[str] | None = None) -> list[dict]:
+def instance_list(
+    where: dict | None = None, columns: Iterable[str] | None = None
+) -> list[dict]:
     """Instances matching ``where``, oldest first."""
     return crud.select(INSTANCES, where, columns=columns)
 
 
-def instance_scan(where: dict | None = None,
-                  columns: Iterable[str] | None = None,
-                  after: str | None = None) -> Iterator[dict]:
+def instance_scan(
+    where: dict | None = None,
+    columns: Iterable[str] | None = None,
+    after: str | None = None,
+) -> Iterator[dict]:
     """Instances matching ``where``, oldest first, after the instance
     ``after``, read in chunks (for lists)."""
     return crud.scan(INSTANCES, where, columns=columns, after=after)
 
 
-def instance_update(instance_id: str, values: dict,
-                    expected: dict | None = None) -> dict:
+def instance_update(
+    instance_id: str, values: dict, expected: dict | None = None
+) -> dict:
     """Compare-and-set update of an instance."""
     return crud.cas(INSTANCES, instance_id, values, expected)
 
 
-def instance_update_if_idle(instance_id: str, values: dict,
-                            expected: dict | None = None) -> dict:
+def instance_update_if_idle(
+    instance_id: str, values: dict, expected: dict | None = None
+) -> dict:
     """Compare-and-set update of an instance that has no unfinished op:
     Conflict if ``expected`` no longer holds or an op is in progress."""
     busy = sa.exists().where(OPS.c.active_instance_id == instance_id)
-    stmt = (INSTANCES.update()
-            .where(INSTANCES.c.id == instance_id,
-                   *crud.where(INSTANCES, expected), ~busy)
-            .values(dict(crud.plain(values), updated_at=timeutils.utcnow())))
+    stmt = (
+        INSTANCES.update()
+        .where(
+            INSTANCES.c.id == instance_id,
+            *crud.where(INSTANCES, expected),
+            ~busy,
+        )
+        .values(dict(crud.plain(values), updated_at=timeutils.utcnow()))
+    )
     with session.transaction() as conn:
         if conn.execute(stmt).rowcount == 1:
             return crud.get(conn, INSTANCES, instance_id)
@@ -158,25 +184,33 @@ def instance_update_if_idle(instance_id: str, values: dict,
         if op['id'] != '?':
             raise exceptions.Conflict(
                 f'VNF instance {instance_id} has operation {op["id"]} '
-                f'({op["operation"]}) in state {op["operation_state"]}.')
+                f'({op["operation"]}) in state {op["operation_state"]}.'
+            )
         raise exceptions.Conflict(
-            crud.lost_race(INSTANCES, instance_id, expected, current))
+            crud.lost_race(INSTANCES, instance_id, expected, current)
+        )
 
 
-def instance_delete(instance_id: str,
-                    notifications: list[dict] | None = None) -> None:
+def instance_delete(
+    instance_id: str, notifications: list[dict] | None = None
+) -> None:
     """Delete a NOT_INSTANTIATED instance that has no unfinished op (and
     record the ``notifications`` reporting it, in the same transaction)."""
     busy = sa.exists().where(OPS.c.active_instance_id == instance_id)
     stmt = INSTANCES.delete().where(
         INSTANCES.c.id == instance_id,
-        INSTANCES.c.instantiation_state == 'NOT_INSTANTIATED', ~busy)
+        INSTANCES.c.instantiation_state == 'NOT_INSTANTIATED',
+        ~busy,
+    )
     with session.transaction() as conn:
         # Lock the row first: an op being started holds it until its commit,
         # and only a statement begun after that sees the new op (READ
         # COMMITTED), so the delete cannot cascade over a just-started op.
-        conn.execute(sa.select(INSTANCES.c.id).where(
-            INSTANCES.c.id == instance_id).with_for_update())
+        conn.execute(
+            sa.select(INSTANCES.c.id)
+            .where(INSTANCES.c.id == instance_id)
+            .with_for_update()
+        )
         if conn.execute(stmt).rowcount == 1:
             outbox.insert(conn, notifications)
             return
@@ -184,35 +218,48 @@ def instance_delete(instance_id: str,
         if current['instantiation_state'] != 'NOT_INSTANTIATED':
             raise exceptions.Conflict(
                 f'VNF instance {instance_id} is '
-                f"{current['instantiation_state']}; terminate it before "
-                f'deleting it.')
+                f'{current["instantiation_state"]}; terminate it before '
+                f'deleting it.'
+            )
         op = _active_op(conn, instance_id)
         raise exceptions.Conflict(
             f'VNF instance {instance_id} has operation {op["id"]} '
             f'({op["operation"]}) in state {op["operation_state"]}; finish, '
-            f'roll back or fail it before deleting the instance.')
+            f'roll back or fail it before deleting the instance.'
+        )
 
 
 def instance_count_by_package(package_id: str) -> int:
     """How many instances use ``package_id``."""
-    stmt = sa.select(sa.func.count()).select_from(INSTANCES).where(
-        INSTANCES.c.vnf_pkg_id == package_id)
+    stmt = (
+        sa.select(sa.func.count())
+        .select_from(INSTANCES)
+        .where(INSTANCES.c.vnf_pkg_id == package_id)
+    )
     with session.reader() as conn:
         return conn.execute(stmt).scalar_one()
 
 
 # -- LCM operation occurrences ---------------------------------------------
 
+
 def _active_op(conn: sa.Connection, instance_id: str) -> dict:
-    row = conn.execute(OPS.select().where(
-        OPS.c.active_instance_id == instance_id)).first()
-    return dict(row._mapping) if row else {
-        'id': '?', 'operation': '?', 'operation_state': '?'}
+    row = conn.execute(
+        OPS.select().where(OPS.c.active_instance_id == instance_id)
+    ).first()
+    return (
+        dict(row._mapping)
+        if row
+        else {'id': '?', 'operation': '?', 'operation_state': '?'}
+    )
 
 
-def op_create(values: dict, instance_expected: dict | None = None,
-              instance_values: dict | None = None,
-              notifications: list[dict] | None = None) -> dict:
+def op_create(
+    values: dict,
+    instance_expected: dict | None = None,
+    instance_values: dict | None = None,
+    notifications: list[dict] | None = None,
+) -> dict:
     """Start an op on an instance: at most one unfinished op per instance.
 
     In one transaction the instance is checked against ``instance_expected``
@@ -223,13 +270,21 @@ def op_create(values: dict, instance_expected: dict | None = None,
     """
     instance_id = values['vnf_instance_id']
     now = timeutils.utcnow()
-    row = dict(values, active_instance_id=instance_id,
-               state_entered_time=values.get('state_entered_time', now),
-               start_time=values.get('start_time', now))
+    row = dict(
+        values,
+        active_instance_id=instance_id,
+        state_entered_time=values.get('state_entered_time', now),
+        start_time=values.get('start_time', now),
+    )
     try:
         with session.transaction() as conn:
-            crud.update(conn, INSTANCES, instance_id, instance_values or {},
-                        instance_expected)
+            crud.update(
+                conn,
+                INSTANCES,
+                instance_id,
+                instance_values or {},
+                instance_expected,
+            )
             op = crud.insert(conn, OPS, row)
             outbox.insert(conn, notifications)
             return op
@@ -239,7 +294,8 @@ def op_create(values: dict, instance_expected: dict | None = None,
         raise exceptions.Conflict(
             f'VNF instance {instance_id} already has operation {op["id"]} '
             f'({op["operation"]}) in state {op["operation_state"]}; only one '
-            f'operation may run on an instance at a time.') from None
+            f'operation may run on an instance at a time.'
+        ) from None
 
 
 def op_get(op_id: str) -> dict:
@@ -247,50 +303,71 @@ def op_get(op_id: str) -> dict:
     return crud.one(OPS, op_id)
 
 
-def op_list(where: dict | None = None,
-            columns: Iterable[str] | None = None) -> list[dict]:
+def op_list(
+    where: dict | None = None, columns: Iterable[str] | None = None
+) -> list[dict]:
     """Op occurrences matching ``where``, oldest first."""
     return crud.select(OPS, where, order_by='start_time', columns=columns)
 
 
-def op_scan(where: dict | None = None,
-            columns: Iterable[str] | None = None,
-            after: str | None = None) -> Iterator[dict]:
+def op_scan(
+    where: dict | None = None,
+    columns: Iterable[str] | None = None,
+    after: str | None = None,
+) -> Iterator[dict]:
     """Op occurrences matching ``where``, oldest first, after the op
     ``after``, read in chunks (for lists)."""
-    return crud.scan(OPS, where, order_by='start_time', columns=columns,
-                     after=after)
+    return crud.scan(
+        OPS, where, order_by='start_time', columns=columns, after=after
+    )
 
 
-def op_update(op_id: str, values: dict, expected: dict | None = None,
-              instance_id: str | None = None,
-              instance_values: dict | None = None,
-              instance_expected: dict | None = None,
-              notifications: list[dict] | None = None) -> dict:
+def op_update(
+    op_id: str,
+    values: dict,
+    expected: dict | None = None,
+    instance_id: str | None = None,
+    instance_values: dict | None = None,
+    instance_expected: dict | None = None,
+    notifications: list[dict] | None = None,
+) -> dict:
     """Compare-and-set update of an op, and of its instance in the same
     transaction when ``instance_values`` is given; ``notifications``
     (outbox rows) are recorded in that transaction too."""
     with session.transaction() as conn:
         op = crud.update(conn, OPS, op_id, values, expected)
         if instance_values is not None:
-            crud.update(conn, INSTANCES,
-                        instance_id or op['vnf_instance_id'],
-                        instance_values, instance_expected)
+            crud.update(
+                conn,
+                INSTANCES,
+                instance_id or op['vnf_instance_id'],
+                instance_values,
+                instance_expected,
+            )
         outbox.insert(conn, notifications)
         return op
 
 
-def op_renew_leases(owner: str, op_ids: Iterable[str],
-                    until: datetime.datetime, states: Iterable[str]) -> int:
+def op_renew_leases(
+    owner: str,
+    op_ids: Iterable[str],
+    until: datetime.datetime,
+    states: Iterable[str],
+) -> int:
     """Extend the lease of the ops among ``op_ids`` that ``owner`` holds in
     ``states``; how many."""
     op_ids = list(op_ids)
     if not op_ids:
         return 0
-    stmt = OPS.update().where(
-        OPS.c.owner == owner, OPS.c.id.in_(op_ids),
-        OPS.c.operation_state.in_(list(states))
-    ).values(lease_expires_at=until)
+    stmt = (
+        OPS.update()
+        .where(
+            OPS.c.owner == owner,
+            OPS.c.id.in_(op_ids),
+            OPS.c.operation_state.in_(list(states)),
+        )
+        .values(lease_expires_at=until)
+    )
     with session.transaction() as conn:
         return conn.execute(stmt).rowcount
 
@@ -300,27 +377,37 @@ def op_find_of_host(host: str, states: Iterable[str]) -> list[dict]:
     ``host`` or ``host/<process>``)."""
     stmt = OPS.select().where(
         crud.owned_by_host(OPS.c.owner, host),
-        OPS.c.operation_state.in_(list(states)))
+        OPS.c.operation_state.in_(list(states)),
+    )
     with session.reader() as conn:
         return [dict(r._mapping) for r in conn.execute(stmt)]
 
 
-def op_find_expired(now: datetime.datetime,
-                    states: Iterable[str]) -> list[dict]:
+def op_find_expired(
+    now: datetime.datetime, states: Iterable[str]
+) -> list[dict]:
     """Ops in ``states`` whose owner's lease ran out before ``now``."""
     stmt = OPS.select().where(
-        OPS.c.owner.is_not(None), OPS.c.lease_expires_at < now,
-        OPS.c.operation_state.in_(list(states)))
+        OPS.c.owner.is_not(None),
+        OPS.c.lease_expires_at < now,
+        OPS.c.operation_state.in_(list(states)),
+    )
     with session.reader() as conn:
         return [dict(r._mapping) for r in conn.execute(stmt)]
 
 
-def op_find_unclaimed(entered_before: datetime.datetime,
-                      states: Iterable[str]) -> list[dict]:
+def op_find_unclaimed(
+    entered_before: datetime.datetime, states: Iterable[str]
+) -> list[dict]:
     """Ops in ``states`` nobody owns, waiting since before the given time."""
-    stmt = OPS.select().where(
-        OPS.c.owner.is_(None), OPS.c.state_entered_time < entered_before,
-        OPS.c.operation_state.in_(list(states))).order_by(
-        OPS.c.state_entered_time)
+    stmt = (
+        OPS.select()
+        .where(
+            OPS.c.owner.is_(None),
+            OPS.c.state_entered_time < entered_before,
+            OPS.c.operation_state.in_(list(states)),
+        )
+        .order_by(OPS.c.state_entered_time)
+    )
     with session.reader() as conn:
         return [dict(r._mapping) for r in conn.execute(stmt)]

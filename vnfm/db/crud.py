@@ -20,11 +20,13 @@ from vnfm.common import timeutils
 from vnfm.db import models
 from vnfm.db import session
 
-_WHAT = {models.table(models.VnfPackage): 'VNF package',
-         models.table(models.VnfInstance): 'VNF instance',
-         models.table(models.VnfLcmOpOcc): 'VNF LCM operation occurrence',
-         models.table(models.Vim): 'VIM',
-         models.table(models.Subscription): 'Subscription'}
+_WHAT = {
+    models.table(models.VnfPackage): 'VNF package',
+    models.table(models.VnfInstance): 'VNF instance',
+    models.table(models.VnfLcmOpOcc): 'VNF LCM operation occurrence',
+    models.table(models.Vim): 'VIM',
+    models.table(models.Subscription): 'Subscription',
+}
 
 
 def new_id() -> str:
@@ -49,8 +51,10 @@ def where(table: sa.Table, expected: dict | None) -> list:
 
 def plain(values: dict) -> dict:
     """``values`` with enum members replaced by their values."""
-    return {k: getattr(v, 'value', v) if not isinstance(v, (dict, list))
-            else v for k, v in values.items()}
+    return {
+        k: getattr(v, 'value', v) if not isinstance(v, (dict, list)) else v
+        for k, v in values.items()
+    }
 
 
 def insert(conn: sa.Connection, table: sa.Table, values: dict) -> dict:
@@ -70,26 +74,40 @@ def get(conn: sa.Connection, table: sa.Table, id_: str) -> dict:
     return dict(row._mapping)
 
 
-def update(conn: sa.Connection, table: sa.Table, id_: str, values: dict,
-           expected: dict | None) -> dict:
+def update(
+    conn: sa.Connection,
+    table: sa.Table,
+    id_: str,
+    values: dict,
+    expected: dict | None,
+) -> dict:
     """Compare-and-set update of one row; the row after it."""
     values = dict(plain(values), updated_at=timeutils.utcnow())
-    stmt = (table.update().where(table.c.id == id_, *where(table, expected))
-            .values(values))
+    stmt = (
+        table.update()
+        .where(table.c.id == id_, *where(table, expected))
+        .values(values)
+    )
     if conn.execute(stmt).rowcount != 1:
         current = get(conn, table, id_)  # NotFound if it is gone
         raise exceptions.Conflict(lost_race(table, id_, expected, current))
     return get(conn, table, id_)
 
 
-def lost_race(table: sa.Table, id_: str, expected: dict | None,
-              current: dict) -> str:
+def lost_race(
+    table: sa.Table, id_: str, expected: dict | None, current: dict
+) -> str:
     """The Conflict message of a compare-and-set that lost a race."""
     expected = expected or {}
-    diffs = [f'{k} is {current[k]!r}' for k in expected
-             if not _matches(current[k], expected[k])]
-    return (f"{_WHAT[table]} {id_} changed meanwhile: "
-            f"{', '.join(diffs) or 'it was updated concurrently'}.")
+    diffs = [
+        f'{k} is {current[k]!r}'
+        for k in expected
+        if not _matches(current[k], expected[k])
+    ]
+    return (
+        f'{_WHAT[table]} {id_} changed meanwhile: '
+        f'{", ".join(diffs) or "it was updated concurrently"}.'
+    )
 
 
 def _matches(value: object, expected: object) -> bool:
@@ -98,8 +116,9 @@ def _matches(value: object, expected: object) -> bool:
     return value == getattr(expected, 'value', expected)
 
 
-def delete(conn: sa.Connection, table: sa.Table, id_: str,
-           expected: dict | None) -> None:
+def delete(
+    conn: sa.Connection, table: sa.Table, id_: str, expected: dict | None
+) -> None:
     """Compare-and-set delete of one row."""
     stmt = table.delete().where(table.c.id == id_, *where(table, expected))
     if conn.execute(stmt).rowcount != 1:
@@ -107,14 +126,20 @@ def delete(conn: sa.Connection, table: sa.Table, id_: str,
         raise exceptions.Conflict(lost_race(table, id_, expected, current))
 
 
-def select(table: sa.Table, match: dict | None = None,
-           order_by: str = 'created_at',
-           columns: Iterable[str] | None = None) -> list[dict]:
+def select(
+    table: sa.Table,
+    match: dict | None = None,
+    order_by: str = 'created_at',
+    columns: Iterable[str] | None = None,
+) -> list[dict]:
     """Rows matching ``match``, ordered by ``order_by`` (then id)."""
     # ``columns``: only these (lists that skip large JSON columns).
     selected = [table.c[c] for c in columns] if columns else [table]
-    stmt = sa.select(*selected).where(*where(table, match)).order_by(
-        table.c[order_by], table.c.id)
+    stmt = (
+        sa.select(*selected)
+        .where(*where(table, match))
+        .order_by(table.c[order_by], table.c.id)
+    )
     with session.reader() as conn:
         result = conn.execute(stmt)
         keys = list(result.keys())
@@ -122,10 +147,15 @@ def select(table: sa.Table, match: dict | None = None,
         return [dict(zip(keys, r, strict=True)) for r in result.all()]
 
 
-def scan(table: sa.Table, match: dict | None = None,
-         order_by: str = 'created_at',
-         columns: Iterable[str] | None = None, after: str | None = None,
-         chunk: int = 128, max_chunk: int = 1024) -> Iterator[dict]:
+def scan(
+    table: sa.Table,
+    match: dict | None = None,
+    order_by: str = 'created_at',
+    columns: Iterable[str] | None = None,
+    after: str | None = None,
+    chunk: int = 128,
+    max_chunk: int = 1024,
+) -> Iterator[dict]:
     """Rows matching ``match`` in ``select``'s order, starting after the
     row ``after`` (an id), read a chunk per query so a long list is never
     held whole; BadRequest if ``after`` names no row.
@@ -142,8 +172,11 @@ def scan(table: sa.Table, match: dict | None = None,
         stmt = sa.select(*selected).where(*where(table, match))
         if key is not None:
             col = table.c[order_by]
-            stmt = stmt.where(sa.or_(col > key[0], sa.and_(
-                col == key[0], table.c.id > key[1])))
+            stmt = stmt.where(
+                sa.or_(
+                    col > key[0], sa.and_(col == key[0], table.c.id > key[1])
+                )
+            )
         stmt = stmt.order_by(table.c[order_by], table.c.id).limit(chunk)
         with session.reader() as conn:
             result = conn.execute(stmt)
@@ -156,8 +189,9 @@ def scan(table: sa.Table, match: dict | None = None,
         chunk = min(chunk * 2, max_chunk)
 
 
-def _scan_start(table: sa.Table, order_by: str,
-                after: str | None) -> tuple | None:
+def _scan_start(
+    table: sa.Table, order_by: str, after: str | None
+) -> tuple | None:
     if after is None:
         return None
     stmt = sa.select(table.c[order_by], table.c.id).where(table.c.id == after)
@@ -166,7 +200,8 @@ def _scan_start(table: sa.Table, order_by: str,
     if row is None:
         raise exceptions.BadRequest(
             f'Invalid nextpage_opaque_marker {after!r}: no such item; list '
-            f'again from the first page.')
+            f'again from the first page.'
+        )
     return tuple(row)
 
 
@@ -182,8 +217,9 @@ def create(table: sa.Table, values: dict) -> dict:
         return insert(conn, table, values)
 
 
-def cas(table: sa.Table, id_: str, values: dict,
-        expected: dict | None = None) -> dict:
+def cas(
+    table: sa.Table, id_: str, values: dict, expected: dict | None = None
+) -> dict:
     """Compare-and-set update in its own transaction."""
     with session.transaction() as conn:
         return update(conn, table, id_, values, expected)
@@ -198,5 +234,4 @@ def remove(table: sa.Table, id_: str, expected: dict | None = None) -> None:
 def owned_by_host(owner: sa.Column, host: str) -> sa.ColumnElement[bool]:
     """``owner`` names a process of conductor ``host``: ``host`` itself
     (rows from before process ids) or ``host/<process>``."""
-    return sa.or_(owner == host,
-                  owner.startswith(host + '/', autoescape=True))
+    return sa.or_(owner == host, owner.startswith(host + '/', autoescape=True))

@@ -13,8 +13,9 @@ from sqlalchemy import orm
 from sqlalchemy.dialects import mysql
 
 # Microsecond precision everywhere (MariaDB defaults to whole seconds).
-DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql',
-                                      'mariadb')
+DateTime = sa.DateTime().with_variant(
+    mysql.DATETIME(fsp=6), 'mysql', 'mariadb'
+)
 Blob = sa.LargeBinary().with_variant(mysql.LONGBLOB(), 'mysql', 'mariadb')
 Json = sa.JSON
 Uuid = sa.String(36)
@@ -23,20 +24,26 @@ Uuid = sa.String(36)
 class Base(orm.DeclarativeBase):
     """Base of every model, with constraint names alembic can compare."""
 
-    metadata = sa.MetaData(naming_convention={
-        'ix': 'ix_%(column_0_label)s',
-        'uq': 'uq_%(table_name)s_%(column_0_name)s',
-        'ck': 'ck_%(table_name)s_%(constraint_name)s',
-        'fk': 'fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s',
-        'pk': 'pk_%(table_name)s',
-    })
+    metadata = sa.MetaData(
+        naming_convention={
+            'ix': 'ix_%(column_0_label)s',
+            'uq': 'uq_%(table_name)s_%(column_0_name)s',
+            'ck': 'ck_%(table_name)s_%(constraint_name)s',
+            'fk': (
+                'fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s'
+            ),
+            'pk': 'pk_%(table_name)s',
+        }
+    )
 
 
 class TimestampMixin:
     created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
-        DateTime, nullable=False)
+        DateTime, nullable=False
+    )
     updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
-        DateTime)
+        DateTime
+    )
 
 
 class VnfPackage(TimestampMixin, Base):
@@ -50,19 +57,23 @@ class VnfPackage(TimestampMixin, Base):
     usage_state: orm.Mapped[str] = orm.mapped_column(sa.String(16))
     # Unique: a vnfdId is onboarded by one package only.
     vnfd_id: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255), unique=True)
+        sa.String(255), unique=True
+    )
     vnf_provider: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     vnf_product_name: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     vnf_software_version: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     vnfd_version: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     checksum: orm.Mapped[dict | None] = orm.mapped_column(Json)
     software_images: orm.Mapped[list | None] = orm.mapped_column(Json)
     additional_artifacts: orm.Mapped[list | None] = orm.mapped_column(Json)
     user_defined_data: orm.Mapped[dict | None] = orm.mapped_column(Json)
     onboarding_failure_details: orm.Mapped[dict | None] = orm.mapped_column(
-        Json)
+        Json
+    )
     package_size: orm.Mapped[int | None] = orm.mapped_column(sa.BigInteger)
     # The parsed VNFD model (vnfm.csar.Vnfd.to_dict()).
     vnfd: orm.Mapped[dict | None] = orm.mapped_column(Json)
@@ -76,8 +87,10 @@ class VnfPackageChunk(Base):
     __tablename__ = 'vnf_package_chunks'
 
     package_id: orm.Mapped[str] = orm.mapped_column(
-        Uuid, sa.ForeignKey('vnf_packages.id', ondelete='CASCADE'),
-        primary_key=True)
+        Uuid,
+        sa.ForeignKey('vnf_packages.id', ondelete='CASCADE'),
+        primary_key=True,
+    )
     seq: orm.Mapped[int] = orm.mapped_column(sa.Integer, primary_key=True)
     data: orm.Mapped[bytes] = orm.mapped_column(Blob, nullable=False)
 
@@ -89,29 +102,31 @@ class VnfInstance(TimestampMixin, Base):
 
     id: orm.Mapped[str] = orm.mapped_column(Uuid, primary_key=True)
     vnf_instance_name: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     vnf_instance_description: orm.Mapped[str | None] = orm.mapped_column(
-        sa.Text)
+        sa.Text
+    )
     vnfd_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     vnf_provider: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     vnf_product_name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
-    vnf_software_version: orm.Mapped[str] = orm.mapped_column(
-        sa.String(255))
+    vnf_software_version: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     vnfd_version: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     vnf_pkg_id: orm.Mapped[str | None] = orm.mapped_column(
-        Uuid, sa.ForeignKey('vnf_packages.id'))
+        Uuid, sa.ForeignKey('vnf_packages.id')
+    )
     instantiation_state: orm.Mapped[str] = orm.mapped_column(sa.String(32))
     # Map of vimConnectionInfo (v2 shape); secrets inside are encrypted.
     vim_connection_info: orm.Mapped[dict | None] = orm.mapped_column(Json)
     instantiated_vnf_info: orm.Mapped[dict | None] = orm.mapped_column(Json)
-    vnf_configurable_properties: orm.Mapped[dict | None] = (
-        orm.mapped_column(Json))
+    vnf_configurable_properties: orm.Mapped[dict | None] = orm.mapped_column(
+        Json
+    )
     metadata_: orm.Mapped[dict | None] = orm.mapped_column('metadata', Json)
     extensions: orm.Mapped[dict | None] = orm.mapped_column(Json)
     # The project (tenant) that owns the instance.
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
-    api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8),
-                                                     default='2')
+    api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='2')
 
 
 class VnfLcmOpOcc(TimestampMixin, Base):
@@ -121,40 +136,45 @@ class VnfLcmOpOcc(TimestampMixin, Base):
 
     id: orm.Mapped[str] = orm.mapped_column(Uuid, primary_key=True)
     vnf_instance_id: orm.Mapped[str] = orm.mapped_column(
-        Uuid, sa.ForeignKey('vnf_instances.id', ondelete='CASCADE'),
-        index=True)
+        Uuid, sa.ForeignKey('vnf_instances.id', ondelete='CASCADE'), index=True
+    )
     operation: orm.Mapped[str] = orm.mapped_column(sa.String(32))
-    operation_state: orm.Mapped[str] = orm.mapped_column(sa.String(16),
-                                                         index=True)
+    operation_state: orm.Mapped[str] = orm.mapped_column(
+        sa.String(16), index=True
+    )
     state_entered_time: orm.Mapped[datetime.datetime] = orm.mapped_column(
-        DateTime)
+        DateTime
+    )
     start_time: orm.Mapped[datetime.datetime] = orm.mapped_column(DateTime)
     is_automatic_invocation: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False)
+        sa.Boolean, default=False
+    )
     is_cancel_pending: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False)
+        sa.Boolean, default=False
+    )
     cancel_mode: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     operation_params: orm.Mapped[dict | None] = orm.mapped_column(Json)
     error: orm.Mapped[dict | None] = orm.mapped_column(Json)
     resource_changes: orm.Mapped[dict | None] = orm.mapped_column(Json)
     changed_info: orm.Mapped[dict | None] = orm.mapped_column(Json)
-    changed_ext_connectivity: orm.Mapped[list | None] = orm.mapped_column(
-        Json)
+    changed_ext_connectivity: orm.Mapped[list | None] = orm.mapped_column(Json)
     grant_id: orm.Mapped[str | None] = orm.mapped_column(Uuid)
     # What the LCM driver recorded while running, for retry and rollback.
     work: orm.Mapped[dict | None] = orm.mapped_column(Json)
-    api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8),
-                                                     default='2')
+    api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='2')
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
     # Equal to vnf_instance_id while the op is not final, NULL once it is:
     # the unique constraint allows one non-final op per instance.
     active_instance_id: orm.Mapped[str | None] = orm.mapped_column(
-        Uuid, unique=True)
+        Uuid, unique=True
+    )
     # The conductor working on the op and until when its lease runs.
-    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255),
-                                                      index=True)
-    lease_expires_at: orm.Mapped[datetime.datetime | None] = (
-        orm.mapped_column(DateTime))
+    owner: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255), index=True
+    )
+    lease_expires_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        DateTime
+    )
 
 
 class Vim(TimestampMixin, Base):
@@ -167,8 +187,7 @@ class Vim(TimestampMixin, Base):
     type: orm.Mapped[str] = orm.mapped_column(sa.String(64))
     description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
-    is_default: orm.Mapped[bool] = orm.mapped_column(sa.Boolean,
-                                                     default=False)
+    is_default: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
     status: orm.Mapped[str] = orm.mapped_column(sa.String(32))
     auth_url: orm.Mapped[str | None] = orm.mapped_column(sa.String(1024))
     vim_project: orm.Mapped[dict | None] = orm.mapped_column(Json)
@@ -193,8 +212,7 @@ class Subscription(TimestampMixin, Base):
     verbosity: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     # Authentication for the callback, encrypted as a whole.
     authentication: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
-    api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8),
-                                                     default='2')
+    api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='2')
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
 
 
@@ -211,29 +229,35 @@ class Notification(Base):
     # clocks of the hosts that wrote them may disagree).
     seq: orm.Mapped[int] = orm.mapped_column(
         sa.BigInteger().with_variant(sa.Integer(), 'sqlite'),
-        primary_key=True, autoincrement=True)
+        primary_key=True,
+        autoincrement=True,
+    )
     # The SOL "id": equal for the copies sent to several subscriptions.
     id: orm.Mapped[str] = orm.mapped_column(Uuid)
     subscription_id: orm.Mapped[str] = orm.mapped_column(
-        Uuid, sa.ForeignKey('subscriptions.id', ondelete='CASCADE'),
-        index=True)
+        Uuid, sa.ForeignKey('subscriptions.id', ondelete='CASCADE'), index=True
+    )
     notification_type: orm.Mapped[str] = orm.mapped_column(sa.String(64))
     payload: orm.Mapped[dict] = orm.mapped_column(Json)
     # PENDING, then DELIVERED or FAILED (given up).
     state: orm.Mapped[str] = orm.mapped_column(sa.String(16), index=True)
     attempts: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     next_attempt_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
-        DateTime)
+        DateTime
+    )
     last_error: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     # The conductor sending it now and until when its claim runs.
     owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    lease_expires_at: orm.Mapped[datetime.datetime | None] = (
-        orm.mapped_column(DateTime))
+    lease_expires_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        DateTime
+    )
     created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
-        DateTime, nullable=False)
+        DateTime, nullable=False
+    )
     # When it was delivered or given up (the purge counts from here).
     finished_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
-        DateTime)
+        DateTime
+    )
 
 
 def table(model: type[Base]) -> sa.Table:

@@ -25,11 +25,13 @@ def _vim_project_key(values: dict) -> dict:
 def vim_create(values: dict) -> dict:
     """Insert a VIM; Conflict if its name is taken in the project."""
     try:
-        return crud.create(VIMS, _vim_project_key(
-            dict({'project_id': None}, **values)))
+        return crud.create(
+            VIMS, _vim_project_key(dict({'project_id': None}, **values))
+        )
     except sa_exc.IntegrityError:
         raise exceptions.Conflict(
-            f"A VIM named {values.get('name')!r} already exists.") from None
+            f'A VIM named {values.get("name")!r} already exists.'
+        ) from None
 
 
 def vim_get(vim_id: str) -> dict:
@@ -42,14 +44,16 @@ def vim_list(where: dict | None = None) -> list[dict]:
     return crud.select(VIMS, where)
 
 
-def vim_update(vim_id: str, values: dict,
-               expected: dict | None = None) -> dict:
+def vim_update(
+    vim_id: str, values: dict, expected: dict | None = None
+) -> dict:
     """Compare-and-set update of a VIM; Conflict if the name is taken."""
     try:
         return crud.cas(VIMS, vim_id, _vim_project_key(values), expected)
     except sa_exc.IntegrityError:
         raise exceptions.Conflict(
-            f"A VIM named {values.get('name')!r} already exists.") from None
+            f'A VIM named {values.get("name")!r} already exists.'
+        ) from None
 
 
 def vim_delete(vim_id: str) -> None:
@@ -72,8 +76,9 @@ def subscription_list(where: dict | None = None) -> list[dict]:
     return crud.select(SUBSCRIPTIONS, where)
 
 
-def subscription_scan(where: dict | None = None,
-                      after: str | None = None) -> Iterator[dict]:
+def subscription_scan(
+    where: dict | None = None, after: str | None = None
+) -> Iterator[dict]:
     """Subscriptions matching ``where``, oldest first, after the
     subscription ``after``, read in chunks (for lists)."""
     return crud.scan(SUBSCRIPTIONS, where, after=after)

@@ -39,16 +39,24 @@ def create_engine(url: str | None = None) -> sa.Engine:
     db = CONF.database
     if url.startswith('sqlite'):
         engine = sa.create_engine(
-            url, connect_args={'check_same_thread': False, 'timeout': 30},
-            pool_size=db.pool_size, max_overflow=db.max_overflow,
-            pool_timeout=db.pool_timeout)
+            url,
+            connect_args={'check_same_thread': False, 'timeout': 30},
+            pool_size=db.pool_size,
+            max_overflow=db.max_overflow,
+            pool_timeout=db.pool_timeout,
+        )
         event.listen(engine, 'connect', _sqlite_pragmas)
         return engine
     connect_args = {'connect_timeout': db.connect_timeout}
     return sa.create_engine(
-        url, pool_size=db.pool_size, max_overflow=db.max_overflow,
-        pool_timeout=db.pool_timeout, pool_pre_ping=True,
-        pool_recycle=3600, connect_args=connect_args)
+        url,
+        pool_size=db.pool_size,
+        max_overflow=db.max_overflow,
+        pool_timeout=db.pool_timeout,
+        pool_pre_ping=True,
+        pool_recycle=3600,
+        connect_args=connect_args,
+    )
 
 
 def get_engine() -> sa.Engine:

@@ -35,8 +35,9 @@ class PackageFiles:
             target = os.path.realpath(os.path.join(root, name))
             # read_zip refused unsafe names; this is a second line of defence.
             if not target.startswith(root + os.sep):
-                raise ValueError(f'{name!r} would be written outside '
-                                 f'{directory}')
+                raise ValueError(
+                    f'{name!r} would be written outside {directory}'
+                )
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, 'wb') as f:
                 f.write(data)

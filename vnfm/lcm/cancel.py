@@ -32,7 +32,8 @@ class Cancelled(exceptions.OperationFailed):
 def _cancelled(op: dict, where: str) -> Cancelled:
     return Cancelled(
         f"Cancelled ({op['cancel_mode']}) at the user's request {where}. "
-        'Retry, roll back or fail the operation.')
+        'Retry, roll back or fail the operation.'
+    )
 
 
 def check(op_id: str, where: str) -> None:
@@ -42,8 +43,9 @@ def check(op_id: str, where: str) -> None:
         raise _cancelled(op, where)
 
 
-def as_cancelled(op_id: str, error: exceptions.VnfmError
-                 ) -> exceptions.VnfmError:
+def as_cancelled(
+    op_id: str, error: exceptions.VnfmError
+) -> exceptions.VnfmError:
     """``error``, or the cancel that caused it (a FORCEFUL cancel kills
     the running hook, which then fails)."""
     if isinstance(error, Cancelled):
@@ -62,12 +64,19 @@ def kill_forceful(owner: str) -> int:
     holds that have a FORCEFUL cancel pending; how many were killed (the
     cancel poller)."""
     killed = 0
-    for op in db.op_list({'owner': owner, 'is_cancel_pending': True,
-                          'cancel_mode': 'FORCEFUL',
-                          'operation_state': _RUNNING}, columns=['id']):
+    for op in db.op_list(
+        {
+            'owner': owner,
+            'is_cancel_pending': True,
+            'cancel_mode': 'FORCEFUL',
+            'operation_state': _RUNNING,
+        },
+        columns=['id'],
+    ):
         n = processes.kill(op['id'])
         if n:
-            LOG.info('Op %s: FORCEFUL cancel killed %d running hook(s)',
-                     op['id'], n)
+            LOG.info(
+                'Op %s: FORCEFUL cancel killed %d running hook(s)', op['id'], n
+            )
         killed += n
     return killed

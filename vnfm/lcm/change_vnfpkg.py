@@ -22,32 +22,37 @@ class ChangeVnfpkg(Operation):
     hook_op = 'change_current_package'
     infra_method = 'change_vnfpkg'
 
-    def run_end_hook(self, run: OpRun,
-                     result: infra_base.InfraResult | None) -> None:
+    def run_end_hook(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> None:
         """The end hook comes from the target package."""
         run.run_hook(f'{self.hook_op}_end', target=True)
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """The target package's identity and the new instantiatedVnfInfo."""
         assert result is not None and run.target_package is not None
         values = package_usage.identity_of(run.target_package)
         values['vim_connection_info'] = run.stored_vim_connection_info
         if result.instantiated_vnf_info is not None:
             values['instantiated_vnf_info'] = result.instantiated_vnf_info
-        return Outcome(instance_values=values,
-                       resource_changes=result.resource_changes)
+        return Outcome(
+            instance_values=values, resource_changes=result.resource_changes
+        )
 
     def after_commit(self, run: OpRun) -> None:
         """Usage states of the source and target packages."""
-        package_usage.refresh([run.package['id'],
-                               (run.target_package or {}).get('id')])
+        package_usage.refresh(
+            [run.package['id'], (run.target_package or {}).get('id')]
+        )
 
     def rollback(self, run: OpRun) -> Outcome:
         """Return the VNF to the source package (the driver undoes what it
         changed); the instance record was never changed, so only what
         rollback hooks return is applied."""
         self.rollback_infra(run, 'rollback_change_vnfpkg')
-        undone = run.rollback_hooks([f'{self.hook_op}_start',
-                                     f'{self.hook_op}_end'])
+        undone = run.rollback_hooks(
+            [f'{self.hook_op}_start', f'{self.hook_op}_end']
+        )
         return with_hook_changes(run, Outcome(), undone)

@@ -43,24 +43,35 @@ from vnfm.objects.states import next_state
 
 LOG = logging.getLogger(__name__)
 
-OPERATIONS: dict[str, Operation] = {op.operation: op for op in (
-    instantiate.Instantiate(), terminate.Terminate(), scale.Scale(),
-    heal.Heal(), modify_info.ModifyInfo(), change_vnfpkg.ChangeVnfpkg(),
-    scale_to_level.ScaleToLevel(), operate.Operate())}
+OPERATIONS: dict[str, Operation] = {
+    op.operation: op
+    for op in (
+        instantiate.Instantiate(),
+        terminate.Terminate(),
+        scale.Scale(),
+        heal.Heal(),
+        modify_info.ModifyInfo(),
+        change_vnfpkg.ChangeVnfpkg(),
+        scale_to_level.ScaleToLevel(),
+        operate.Operate(),
+    )
+}
 
 
 def lease_until(now: datetime.datetime | None = None) -> datetime.datetime:
     """When a lease taken or renewed now runs out."""
     return (now or timeutils.utcnow()) + datetime.timedelta(
-        seconds=CONF.conductor.lease_seconds)
+        seconds=CONF.conductor.lease_seconds
+    )
 
 
 class LcmDriver:
     """Runs op occurrences as owner ``host`` (the owner id of this
     conductor process) and knows which ones its workers are running."""
 
-    def __init__(self, host: str, infra: InfraDrivers,
-                 mgmt: MgmtRunner) -> None:
+    def __init__(
+        self, host: str, infra: InfraDrivers, mgmt: MgmtRunner
+    ) -> None:
         self.host = host
         self.infra = infra
         self.mgmt = mgmt
@@ -91,9 +102,14 @@ class LcmDriver:
     def _start(self, op_id: str) -> None:
         op = db.op_get(op_id)
         if op['owner'] is not None or op['operation_state'] not in {
-                s.value for s in ACTIVE_OP_STATES}:
-            LOG.debug('Op %s is %s, owned by %s: not mine to run', op_id,
-                      op['operation_state'], op['owner'])
+            s.value for s in ACTIVE_OP_STATES
+        }:
+            LOG.debug(
+                'Op %s is %s, owned by %s: not mine to run',
+                op_id,
+                op['operation_state'],
+                op['owner'],
+            )
             return
         if op['operation_state'] == OpState.STARTING.value:
             try:
@@ -123,13 +139,23 @@ class LcmDriver:
         values = {'owner': self.host, 'lease_expires_at': lease_until(now)}
         notes = None  # a retry or rollback was reported by the API
         if op['operation_state'] == OpState.STARTING.value:
-            values.update(operation_state=next_state(
-                OpState.STARTING, OpEvent.START).value, state_entered_time=now)
+            values.update(
+                operation_state=next_state(
+                    OpState.STARTING, OpEvent.START
+                ).value,
+                state_entered_time=now,
+            )
             notes = notifications.for_op(dict(op, **values))
         try:
-            return db.op_update(op['id'], values, expected={
-                'owner': None, 'operation_state': op['operation_state']},
-                notifications=notes)
+            return db.op_update(
+                op['id'],
+                values,
+                expected={
+                    'owner': None,
+                    'operation_state': op['operation_state'],
+                },
+                notifications=notes,
+            )
         except exceptions.Conflict:
             LOG.debug('Op %s was claimed by another conductor', op['id'])
             return None
@@ -139,7 +165,8 @@ class LcmDriver:
         operation = OPERATIONS.get(op['operation'])
         if operation is None:
             raise exceptions.BadRequest(
-                f"vnfm does not support {op['operation']} yet.")
+                f'vnfm does not support {op["operation"]} yet.'
+            )
         instance = db.instance_get(op['vnf_instance_id'])
         package = inputs.package_of(instance)
         request = op.get('operation_params') or {}
@@ -152,13 +179,20 @@ class LcmDriver:
         if operation.needs_infra:
             infra, served = self.infra.select(clear)
         run = OpRun(
-            host=self.host, op=op, instance=instance, package=package,
+            host=self.host,
+            op=op,
+            instance=instance,
+            package=package,
             files=inputs.package_files(package),
-            vnfd=inputs.vnfd_of(package), vim_connection_info=served,
+            vnfd=inputs.vnfd_of(package),
+            vim_connection_info=served,
             all_vim_connection_info=clear,
-            stored_vim_connection_info=stored, infra=infra, mgmt=self.mgmt,
+            stored_vim_connection_info=stored,
+            infra=infra,
+            mgmt=self.mgmt,
             deadline=time.monotonic() + CONF.infra.operation_timeout,
-            work=dict(op.get('work') or {}))
+            work=dict(op.get('work') or {}),
+        )
         target_id = _target_vnfd_id(op['operation'], request, instance)
         if target_id:
             run.target_package = _target_package(request, target_id)
@@ -178,8 +212,12 @@ class LcmDriver:
                 finish.complete(run, outcome)
                 operation.after_commit(run)
         except LeaseLost as e:
-            LOG.warning('Op %s: this conductor (%s) lost it: %s',
-                        run.op['id'], self.host, e)
+            LOG.warning(
+                'Op %s: this conductor (%s) lost it: %s',
+                run.op['id'],
+                self.host,
+                e,
+            )
         except exceptions.VnfmError as e:
             self._fail(run.op, e, run.work)
 
@@ -188,21 +226,27 @@ class LcmDriver:
         it was never claimed), with a detail that hides internals."""
         failure = exceptions.OperationFailed(
             f'Internal error in conductor {self.host} '
-            f'({type(error).__name__}); see its log for op {op_id}.')
+            f'({type(error).__name__}); see its log for op {op_id}.'
+        )
         op = db.op_get(op_id)
         if op['owner'] == self.host:
             self._fail(op, failure, None)
         elif op['owner'] is None and op['operation_state'] == 'STARTING':
             self._abort(op, failure)
 
-    def _fail(self, op: dict, error: exceptions.VnfmError,
-              work: dict | None) -> None:
+    def _fail(
+        self, op: dict, error: exceptions.VnfmError, work: dict | None
+    ) -> None:
         error = cancel.as_cancelled(op['id'], error)
         try:
             finish.fail(op, self.host, error, work)
         except LeaseLost as e:
-            LOG.warning('Op %s: lost before recording its failure (%s): %s',
-                        op['id'], error.detail, e)
+            LOG.warning(
+                'Op %s: lost before recording its failure (%s): %s',
+                op['id'],
+                error.detail,
+                e,
+            )
 
     def _abort(self, op: dict, error: exceptions.VnfmError) -> None:
         try:
@@ -211,8 +255,9 @@ class LcmDriver:
             LOG.debug('Op %s was claimed meanwhile; not aborted', op['id'])
 
 
-def _target_vnfd_id(operation: str, request: dict,
-                    instance: dict) -> str | None:
+def _target_vnfd_id(
+    operation: str, request: dict, instance: dict
+) -> str | None:
     if operation == 'CHANGE_VNFPKG':
         return request.get('vnfdId')
     if operation == 'MODIFY_INFO':

@@ -20,40 +20,71 @@ LOG = logging.getLogger(__name__)
 
 def problem(error: exceptions.VnfmError) -> dict:
     """The ProblemDetails recorded as the op's error."""
-    return {'status': error.status, 'title': error.title,
-            'detail': error.detail}
+    return {
+        'status': error.status,
+        'title': error.title,
+        'detail': error.detail,
+    }
 
 
-def _leave(op: dict, event: OpEvent, values: dict, owner: str | None,
-           instance_values: dict | None = None) -> dict:
+def _leave(
+    op: dict,
+    event: OpEvent,
+    values: dict,
+    owner: str | None,
+    instance_values: dict | None = None,
+) -> dict:
     """Move ``op`` by ``event``, releasing it, if ``owner`` still has it."""
     state = next_state(op['operation_state'], event)
     # Leaving a running state ends any cancel pending (SOL003 5.4.17).
-    values = dict(values, operation_state=state.value,
-                  state_entered_time=timeutils.utcnow(), owner=None,
-                  lease_expires_at=None, is_cancel_pending=False,
-                  cancel_mode=None)
+    values = dict(
+        values,
+        operation_state=state.value,
+        state_entered_time=timeutils.utcnow(),
+        owner=None,
+        lease_expires_at=None,
+        is_cancel_pending=False,
+        cancel_mode=None,
+    )
     try:
         return db.op_update(
-            op['id'], values,
-            expected={'owner': owner,
-                      'operation_state': op['operation_state']},
+            op['id'],
+            values,
+            expected={
+                'owner': owner,
+                'operation_state': op['operation_state'],
+            },
             instance_values=instance_values,
             notifications=notifications.for_op(
-                dict(op, **values), instance_values=instance_values))
+                dict(op, **values), instance_values=instance_values
+            ),
+        )
     except exceptions.Conflict as e:
         raise LeaseLost(str(e)) from None
 
 
 def complete(run: OpRun, outcome: Outcome) -> dict:
     """COMPLETED, with the instance changes in the same transaction."""
-    values = {'active_instance_id': None, 'error': None, 'work': run.work,
-              'resource_changes': outcome.resource_changes,
-              'changed_info': outcome.changed_info}
-    op = _leave(run.op, OpEvent.COMPLETE, values, run.host,
-                outcome.instance_values or {})
-    LOG.info('Op %s (%s) of VNF instance %s COMPLETED', op['id'],
-             op['operation'], op['vnf_instance_id'])
+    values = {
+        'active_instance_id': None,
+        'error': None,
+        'work': run.work,
+        'resource_changes': outcome.resource_changes,
+        'changed_info': outcome.changed_info,
+    }
+    op = _leave(
+        run.op,
+        OpEvent.COMPLETE,
+        values,
+        run.host,
+        outcome.instance_values or {},
+    )
+    LOG.info(
+        'Op %s (%s) of VNF instance %s COMPLETED',
+        op['id'],
+        op['operation'],
+        op['vnf_instance_id'],
+    )
     return op
 
 
@@ -65,21 +96,24 @@ def rolled_back(run: OpRun, outcome: Outcome) -> dict:
         values['resource_changes'] = outcome.resource_changes
     if outcome.changed_info is not None:
         values['changed_info'] = outcome.changed_info
-    op = _leave(run.op, OpEvent.ROLLED_BACK, values, run.host,
-                outcome.instance_values)
+    op = _leave(
+        run.op, OpEvent.ROLLED_BACK, values, run.host, outcome.instance_values
+    )
     LOG.info('Op %s (%s) ROLLED_BACK', op['id'], op['operation'])
     return op
 
 
-def fail(op: dict, owner: str, error: exceptions.VnfmError,
-         work: dict | None = None) -> dict:
+def fail(
+    op: dict, owner: str, error: exceptions.VnfmError, work: dict | None = None
+) -> dict:
     """FAILED_TEMP with ``error``: retry, rollback or fail are next."""
     values = {'error': problem(error)}
     if work is not None:
         values['work'] = work
     op = _leave(op, OpEvent.ERROR, values, owner)
-    LOG.warning('Op %s (%s) FAILED_TEMP: %s', op['id'], op['operation'],
-                error.detail)
+    LOG.warning(
+        'Op %s (%s) FAILED_TEMP: %s', op['id'], op['operation'], error.detail
+    )
     return op
 
 
@@ -87,6 +121,7 @@ def abort(op: dict, error: exceptions.VnfmError) -> dict:
     """ROLLED_BACK before anything ran (an op nobody claimed yet)."""
     values = {'error': problem(error), 'active_instance_id': None}
     op = _leave(op, OpEvent.ABORT, values, None)
-    LOG.warning('Op %s (%s) aborted: %s', op['id'], op['operation'],
-                error.detail)
+    LOG.warning(
+        'Op %s (%s) aborted: %s', op['id'], op['operation'], error.detail
+    )
     return op

@@ -20,13 +20,15 @@ class Heal(Operation):
     hook_op = 'heal'
     infra_method = 'heal'
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """The driver's instantiatedVnfInfo when it returned one (healed
         VNFCs may have new resource ids)."""
         assert result is not None  # needs_infra
         values = {}
         if result.instantiated_vnf_info is not None:
             values['instantiated_vnf_info'] = result.instantiated_vnf_info
-        return Outcome(instance_values=values,
-                       resource_changes=result.resource_changes)
+        return Outcome(
+            instance_values=values, resource_changes=result.resource_changes
+        )

@@ -20,8 +20,11 @@ def limits() -> zipreader.CsarLimits:
     """Package limits from ``[vnf_package]``."""
     opts = CONF.vnf_package
     return zipreader.CsarLimits(
-        max_size=opts.max_size, max_uncompressed=opts.max_uncompressed,
-        max_ratio=opts.max_ratio, max_files=opts.max_files)
+        max_size=opts.max_size,
+        max_uncompressed=opts.max_uncompressed,
+        max_ratio=opts.max_ratio,
+        max_files=opts.max_files,
+    )
 
 
 def package_of(instance: dict) -> dict:
@@ -31,8 +34,9 @@ def package_of(instance: dict) -> dict:
     row = db.package_get_by_vnfd_id(instance['vnfd_id'])
     if row is None:
         raise exceptions.OperationFailed(
-            f"No onboarded package has vnfdId {instance['vnfd_id']} of VNF "
-            f"instance {instance['id']}.")
+            f'No onboarded package has vnfdId {instance["vnfd_id"]} of VNF '
+            f'instance {instance["id"]}.'
+        )
     return row
 
 
@@ -41,18 +45,21 @@ def package_by_vnfd_id(vnfd_id: str) -> dict:
     row = db.package_get_by_vnfd_id(vnfd_id)
     if row is None or row['onboarding_state'] != 'ONBOARDED':
         raise exceptions.OperationFailed(
-            f'No onboarded VNF package has vnfdId {vnfd_id}.')
+            f'No onboarded VNF package has vnfdId {vnfd_id}.'
+        )
     return row
 
 
 def package_files(package: dict) -> PackageFiles:
     """The files of a stored package."""
     try:
-        files = zipreader.read_zip(db.package_content_get(package['id']),
-                                   limits())
+        files = zipreader.read_zip(
+            db.package_content_get(package['id']), limits()
+        )
     except InvalidPackage as e:
         raise exceptions.OperationFailed(
-            f"VNF package {package['id']} cannot be read: {e.detail}") from e
+            f'VNF package {package["id"]} cannot be read: {e.detail}'
+        ) from e
     return PackageFiles(package['id'], files)
 
 
@@ -60,21 +67,24 @@ def vnfd_of(package: dict) -> dict[str, Any]:
     """The stored VNFD model of an onboarded package."""
     if not package.get('vnfd'):
         raise exceptions.OperationFailed(
-            f"VNF package {package['id']} is {package['onboarding_state']}, "
-            'not onboarded.')
+            f'VNF package {package["id"]} is {package["onboarding_state"]}, '
+            'not onboarded.'
+        )
     return package['vnfd']
 
 
 def as_map(vim_connection_info: Any) -> dict[str, dict]:
     """vimConnectionInfo as a map by id (v1 requests send a list)."""
     if isinstance(vim_connection_info, list):
-        return {str(v.get('id', i)): v
-                for i, v in enumerate(vim_connection_info)}
+        return {
+            str(v.get('id', i)): v for i, v in enumerate(vim_connection_info)
+        }
     return dict(vim_connection_info or {})
 
 
-def vim_connection_info(instance: dict, request: dict | None = None
-                        ) -> dict[str, dict]:
+def vim_connection_info(
+    instance: dict, request: dict | None = None
+) -> dict[str, dict]:
     """The instance's vimConnectionInfo with the request's merged over it
     (JSON merge patch: an entry set to null is removed), sealed to store.
 
@@ -87,12 +97,15 @@ def vim_connection_info(instance: dict, request: dict | None = None
     merged = merge.merge_patch(
         crypto.unseal_vim_connection_info(current),
         crypto.unseal_vim_connection_info(
-            as_map(request['vimConnectionInfo'])))
+            as_map(request['vimConnectionInfo'])
+        ),
+    )
     return crypto.seal_vim_connection_info(merged)
 
 
-def with_default_vim(stored: dict[str, dict],
-                     project_id: str | None) -> dict[str, dict]:
+def with_default_vim(
+    stored: dict[str, dict], project_id: str | None
+) -> dict[str, dict]:
     """``stored``, or when it is empty the project's default registered VIM
     (as Tacker does for an instantiation without vimConnectionInfo)."""
     if stored:
@@ -100,8 +113,12 @@ def with_default_vim(stored: dict[str, dict],
     row = vim.find_default(project_id)
     if row is None:
         return stored
-    return {'default': {'vimId': row['id'],
-                        'vimType': vim.SOL_VIM_TYPES[row['type']]}}
+    return {
+        'default': {
+            'vimId': row['id'],
+            'vimType': vim.SOL_VIM_TYPES[row['type']],
+        }
+    }
 
 
 def resolved(stored: dict[str, dict]) -> dict[str, dict]:
@@ -111,5 +128,5 @@ def resolved(stored: dict[str, dict]) -> dict[str, dict]:
         return vim.resolve_vim_connection_info(stored) or {}
     except exceptions.NotFound as e:
         raise exceptions.OperationFailed(
-            f'vimConnectionInfo names a VIM that is not registered: '
-            f'{e.detail}') from None
+            f'vimConnectionInfo names a VIM that is not registered: {e.detail}'
+        ) from None

@@ -21,8 +21,9 @@ class Instantiate(Operation):
     hook_op = 'instantiate'
     infra_method = 'instantiate'
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """INSTANTIATED with the driver's instantiatedVnfInfo and the
         request's vimConnectionInfo, extensions, vnfConfigurableProperties
         merged into the instance's."""
@@ -33,14 +34,17 @@ class Instantiate(Operation):
             'instantiated_vnf_info': result.instantiated_vnf_info,
             'vim_connection_info': run.stored_vim_connection_info,
         }
-        for key, column in (('extensions', 'extensions'),
-                            ('vnfConfigurableProperties',
-                             'vnf_configurable_properties')):
+        for key, column in (
+            ('extensions', 'extensions'),
+            ('vnfConfigurableProperties', 'vnf_configurable_properties'),
+        ):
             if request.get(key) is not None:
-                values[column] = merge.merge_patch(run.instance.get(column),
-                                                   request[key])
-        return Outcome(instance_values=values,
-                       resource_changes=result.resource_changes)
+                values[column] = merge.merge_patch(
+                    run.instance.get(column), request[key]
+                )
+        return Outcome(
+            instance_values=values, resource_changes=result.resource_changes
+        )
 
     def rollback(self, run: OpRun) -> Outcome:
         """Delete what the infra driver created; NOT_INSTANTIATED again."""
@@ -49,7 +53,9 @@ class Instantiate(Operation):
         outcome = with_hook_changes(run, Outcome(), undone)
         # A NOT_INSTANTIATED instance has no instantiatedVnfInfo, whatever
         # a rollback hook returned.
-        values = dict(outcome.instance_values or {}, instantiation_state=(
-            InstantiationState.NOT_INSTANTIATED.value),
-            instantiated_vnf_info=None)
+        values = dict(
+            outcome.instance_values or {},
+            instantiation_state=(InstantiationState.NOT_INSTANTIATED.value),
+            instantiated_vnf_info=None,
+        )
         return dataclasses.replace(outcome, instance_values=values)

@@ -35,19 +35,37 @@ from vnfm.objects import vnf_instance as instance_view
 from vnfm.objects.states import LcmOperation
 
 # Columns a modification may change (hooks included); kept for rollback.
-TOUCHED = ('vnf_instance_name', 'vnf_instance_description', 'vnfd_id',
-           'vnf_pkg_id', 'vnf_provider', 'vnf_product_name',
-           'vnf_software_version', 'vnfd_version',
-           'vnf_configurable_properties', 'metadata', 'extensions',
-           'vim_connection_info', 'instantiated_vnf_info')
-_REPLACED = (('vnfInstanceName', 'vnf_instance_name'),
-             ('vnfInstanceDescription', 'vnf_instance_description'))
-_MERGED = (('metadata', 'metadata'), ('extensions', 'extensions'),
-           ('vnfConfigurableProperties', 'vnf_configurable_properties'))
-_IDENTITY = (('vnfd_id', 'vnfdId'), ('vnf_provider', 'vnfProvider'),
-             ('vnf_product_name', 'vnfProductName'),
-             ('vnf_software_version', 'vnfSoftwareVersion'),
-             ('vnfd_version', 'vnfdVersion'))
+TOUCHED = (
+    'vnf_instance_name',
+    'vnf_instance_description',
+    'vnfd_id',
+    'vnf_pkg_id',
+    'vnf_provider',
+    'vnf_product_name',
+    'vnf_software_version',
+    'vnfd_version',
+    'vnf_configurable_properties',
+    'metadata',
+    'extensions',
+    'vim_connection_info',
+    'instantiated_vnf_info',
+)
+_REPLACED = (
+    ('vnfInstanceName', 'vnf_instance_name'),
+    ('vnfInstanceDescription', 'vnf_instance_description'),
+)
+_MERGED = (
+    ('metadata', 'metadata'),
+    ('extensions', 'extensions'),
+    ('vnfConfigurableProperties', 'vnf_configurable_properties'),
+)
+_IDENTITY = (
+    ('vnfd_id', 'vnfdId'),
+    ('vnf_provider', 'vnfProvider'),
+    ('vnf_product_name', 'vnfProductName'),
+    ('vnf_software_version', 'vnfSoftwareVersion'),
+    ('vnfd_version', 'vnfdVersion'),
+)
 
 
 class ModifyInfo(Operation):
@@ -60,49 +78,60 @@ class ModifyInfo(Operation):
     def forward(self, run: OpRun) -> Outcome:
         """Start hook, the new values, end hook (from the new package)."""
         if mgmt_base.is_dry_run(run.request):
-            run.run_hook(f'{self.hook_op}_end',
-                         target=run.target_vnfd is not None)
+            run.run_hook(
+                f'{self.hook_op}_end', target=run.target_vnfd is not None
+            )
             return Outcome(changed_info=reported(run, {}))
         if 'previous' not in run.work:
-            run.work['previous'] = {c: copy.deepcopy(run.instance.get(c))
-                                    for c in TOUCHED}
+            run.work['previous'] = {
+                c: copy.deepcopy(run.instance.get(c)) for c in TOUCHED
+            }
             run.save_work()
         run.run_hook(f'{self.hook_op}_start')
         values, changed = new_values(run)
-        run.run_hook(f'{self.hook_op}_end',
-                     target=run.target_vnfd is not None,
-                     instance=dict(run.instance, **values))
-        outcome = with_hook_changes(run, Outcome(instance_values=values,
-                                                 changed_info=changed))
+        run.run_hook(
+            f'{self.hook_op}_end',
+            target=run.target_vnfd is not None,
+            instance=dict(run.instance, **values),
+        )
+        outcome = with_hook_changes(
+            run, Outcome(instance_values=values, changed_info=changed)
+        )
         return dataclasses.replace(
-            outcome, changed_info=reported(run, outcome.changed_info or {}))
+            outcome, changed_info=reported(run, outcome.changed_info or {})
+        )
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """Not used: ``forward`` computes the outcome itself."""
         return Outcome()
 
     def after_commit(self, run: OpRun) -> None:
         """Usage states of the old and new packages."""
         if run.target_package is not None:
-            package_usage.refresh([run.package['id'],
-                                   run.target_package['id']])
+            package_usage.refresh(
+                [run.package['id'], run.target_package['id']]
+            )
 
     def rollback(self, run: OpRun) -> Outcome:
         """Undo the hooks that can be undone; restore the previous values,
         with what the undoing hooks returned (e.g. the Pods a container
         update restarted) merged over them."""
-        undone = run.rollback_hooks([f'{self.hook_op}_start',
-                                     f'{self.hook_op}_end'])
+        undone = run.rollback_hooks(
+            [f'{self.hook_op}_start', f'{self.hook_op}_end']
+        )
         outcome = with_hook_changes(
-            run, Outcome(instance_values=run.work.get('previous')), undone)
-        return dataclasses.replace(outcome,
-                                   changed_info=reported(run, {}, undone))
+            run, Outcome(instance_values=run.work.get('previous')), undone
+        )
+        return dataclasses.replace(
+            outcome, changed_info=reported(run, {}, undone)
+        )
 
 
-def reported(run: OpRun, changed: dict[str, Any],
-             hook_changes: list[dict] | None = None
-             ) -> dict[str, Any] | None:
+def reported(
+    run: OpRun, changed: dict[str, Any], hook_changes: list[dict] | None = None
+) -> dict[str, Any] | None:
     """changedInfo with what the hooks reported merged in (the forward
     hooks', or ``hook_changes``)."""
     if hook_changes is None:
@@ -130,13 +159,16 @@ def new_values(run: OpRun) -> tuple[dict[str, Any], dict[str, Any]]:
             changed[key] = patch
     if request.get('vimConnectionInfo') is not None:
         values['vim_connection_info'] = inputs.vim_connection_info(
-            instance, request)
+            instance, request
+        )
         changed['vimConnectionInfo'] = instance_view.mask_vim_connection_info(
-            inputs.as_map(request['vimConnectionInfo']))
+            inputs.as_map(request['vimConnectionInfo'])
+        )
     if request.get('vnfcInfoModifications'):
         values['instantiated_vnf_info'] = _vnfc_modified(
             instance.get('instantiated_vnf_info'),
-            request['vnfcInfoModifications'])
+            request['vnfcInfoModifications'],
+        )
         changed['vnfcInfoModifications'] = request['vnfcInfoModifications']
     if run.target_package is not None:
         identity = package_usage.identity_of(run.target_package)
@@ -147,8 +179,9 @@ def new_values(run: OpRun) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _without_flags(metadata: dict) -> dict | None:
     """The metadata without request flags (None if it held only flags)."""
-    out = {k: v for k, v in metadata.items()
-           if k not in mgmt_base.REQUEST_FLAGS}
+    out = {
+        k: v for k, v in metadata.items() if k not in mgmt_base.REQUEST_FLAGS
+    }
     return out if out or not metadata else None
 
 
@@ -161,5 +194,6 @@ def _vnfc_modified(info: dict | None, modifications: list[dict]) -> dict:
         if mod is not None:
             vnfc['vnfcConfigurableProperties'] = merge.merge_patch(
                 vnfc.get('vnfcConfigurableProperties'),
-                mod.get('vnfcConfigurableProperties') or {})
+                mod.get('vnfcConfigurableProperties') or {},
+            )
     return info

@@ -18,16 +18,19 @@ class Operate(Operation):
     hook_op = 'operate'
     infra_method = 'operate'
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """The driver's new instantiatedVnfInfo (with the vnfState)."""
         assert result is not None  # needs_infra
         info = result.instantiated_vnf_info
         if info is None:
             info = dict(run.instance.get('instantiated_vnf_info') or {})
         info = dict(info, vnfState=run.request['changeStateTo'])
-        return Outcome(instance_values={'instantiated_vnf_info': info},
-                       resource_changes=result.resource_changes)
+        return Outcome(
+            instance_values={'instantiated_vnf_info': info},
+            resource_changes=result.resource_changes,
+        )
 
     def rollback(self, run: OpRun) -> Outcome:
         """Return the VNFCs to their state before (the instance record was

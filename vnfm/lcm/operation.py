@@ -40,8 +40,8 @@ class Operation:
     """One LCM operation. Subclasses set the names and the changes."""
 
     operation = ''
-    hook_op = ''           # hooks are <hook_op>_start / <hook_op>_end
-    infra_method = ''      # InfraDriver method; '' for none
+    hook_op = ''  # hooks are <hook_op>_start / <hook_op>_end
+    infra_method = ''  # InfraDriver method; '' for none
     needs_grant = True
 
     @property
@@ -59,13 +59,15 @@ class Operation:
         outcome = self.outcome(run, result)
         return with_hook_changes(run, outcome)
 
-    def run_end_hook(self, run: OpRun,
-                     result: infra_base.InfraResult | None) -> None:
+    def run_end_hook(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> None:
         """The ``<op>_end`` hook (subclasses choose its package)."""
         run.run_hook(f'{self.hook_op}_end')
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """The changes of a successful run."""
         raise NotImplementedError
 
@@ -76,24 +78,33 @@ class Operation:
         """Undo a failed run; default: SOL003 defines no rollback."""
         raise exceptions.OperationFailed(
             f'Rollback of {self.operation} is not defined by SOL003; retry '
-            'the operation to finish it, or fail it.')
+            'the operation to finish it, or fail it.'
+        )
 
-    def infra_context(self, run: OpRun, **kwargs: Any
-                      ) -> infra_base.InfraContext:
+    def infra_context(
+        self, run: OpRun, **kwargs: Any
+    ) -> infra_base.InfraContext:
         """The InfraContext of this run."""
         step = run.steps().get(INFRA_STEP, {})
         work = (step.get('result') or {}).get('work') or step.get('work')
         return infra_base.InfraContext(
             operation=run.op['operation'],
             vnf_instance=instance_view.to_sol(run.instance),
-            request=run.request, vnfd=run.vnfd, flavour_id=run.flavour_id,
+            request=run.request,
+            vnfd=run.vnfd,
+            flavour_id=run.flavour_id,
             vim_connection_info=run.vim_connection_info,
-            package=run.files, deadline=run.deadline, work=work or {},
-            target_vnfd=run.target_vnfd, target_package=run.target_files,
-            **kwargs)
+            package=run.files,
+            deadline=run.deadline,
+            work=work or {},
+            target_vnfd=run.target_vnfd,
+            target_package=run.target_files,
+            **kwargs,
+        )
 
     def infra_step(self, run: OpRun) -> infra_base.InfraResult:
         """Call the infra driver once (skipped on retry when done)."""
+
         def call() -> dict:
             ctx = self.infra_context(run)
             try:
@@ -101,6 +112,7 @@ class Operation:
             except infra_base.PartialFailure as e:
                 run.steps()[INFRA_STEP]['work'] = e.work
                 raise
+
         result = run.step(INFRA_STEP, _named(self.infra_method, call))
         return infra_base.InfraResult.from_dict(result or {})
 
@@ -114,6 +126,7 @@ class Operation:
 
 def _named(method: str, call: Any) -> Any:
     """Prefix infra errors with the step, so the op's error says where."""
+
     def wrapped() -> dict:
         try:
             return call()
@@ -122,11 +135,13 @@ def _named(method: str, call: Any) -> Any:
                 e.detail = f'infra driver {method}: {e.detail}'
                 e.args = (e.detail,)
             raise
+
     return wrapped
 
 
-def with_hook_changes(run: OpRun, outcome: Outcome,
-                      hook_changes: list[dict] | None = None) -> Outcome:
+def with_hook_changes(
+    run: OpRun, outcome: Outcome, hook_changes: list[dict] | None = None
+) -> Outcome:
     """The outcome with the hooks' changes merged in: those of the hooks
     that ran forward, or ``hook_changes`` (what rollback hooks returned)."""
     values = dict(outcome.instance_values or {})
@@ -141,8 +156,10 @@ def with_hook_changes(run: OpRun, outcome: Outcome,
         for key, items in (changes.get('resourceChanges') or {}).items():
             resources[key] = list(resources.get(key, [])) + list(items)
     return dataclasses.replace(
-        outcome, instance_values=values or outcome.instance_values,
-        resource_changes=resources or None)
+        outcome,
+        instance_values=values or outcome.instance_values,
+        resource_changes=resources or None,
+    )
 
 
 def _merged(column: str, current: object, patch: object) -> object:
@@ -150,5 +167,6 @@ def _merged(column: str, current: object, patch: object) -> object:
     returns in clear are sealed before they are stored."""
     if column != 'vim_connection_info':
         return merge.merge_patch(current, patch)
-    return crypto.seal_vim_connection_info(merge.merge_patch(
-        crypto.unseal_vim_connection_info(current), patch))
+    return crypto.seal_vim_connection_info(
+        merge.merge_patch(crypto.unseal_vim_connection_info(current), patch)
+    )

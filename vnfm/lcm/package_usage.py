@@ -14,11 +14,14 @@ LOG = logging.getLogger(__name__)
 
 def identity_of(package: dict) -> dict:
     """Instance columns that name the package an instance runs."""
-    return {'vnfd_id': package['vnfd_id'], 'vnf_pkg_id': package['id'],
-            'vnf_provider': package['vnf_provider'],
-            'vnf_product_name': package['vnf_product_name'],
-            'vnf_software_version': package['vnf_software_version'],
-            'vnfd_version': package['vnfd_version']}
+    return {
+        'vnfd_id': package['vnfd_id'],
+        'vnf_pkg_id': package['id'],
+        'vnf_provider': package['vnf_provider'],
+        'vnf_product_name': package['vnf_product_name'],
+        'vnf_software_version': package['vnf_software_version'],
+        'vnfd_version': package['vnfd_version'],
+    }
 
 
 def refresh(package_ids: Iterable[str | None]) -> None:
@@ -33,7 +36,4 @@ def refresh(package_ids: Iterable[str | None]) -> None:
         try:
             db.package_update(package_id, {'usage_state': state.value})
         except exceptions.NotFound:
-            LOG.info('Package %s is gone; no usage state to set',
-                     package_id)
-
-
+            LOG.info('Package %s is gone; no usage state to set', package_id)

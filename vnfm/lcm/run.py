@@ -57,8 +57,7 @@ class OpRun:
     # all_...: every entry in clear (for hooks); stored_...: the instance's
     # with the request's merged in, sealed, as the instance will keep it.
     all_vim_connection_info: dict = dataclasses.field(default_factory=dict)
-    stored_vim_connection_info: dict = dataclasses.field(
-        default_factory=dict)
+    stored_vim_connection_info: dict = dataclasses.field(default_factory=dict)
     work: dict = dataclasses.field(default_factory=dict)
 
     @property
@@ -73,8 +72,12 @@ class OpRun:
         request = self.request
         if request.get('vimConnectionInfo') is None:
             return request
-        return dict(request, vimConnectionInfo=crypto.mask_vim_connection_info(
-            request['vimConnectionInfo']))
+        return dict(
+            request,
+            vimConnectionInfo=crypto.mask_vim_connection_info(
+                request['vimConnectionInfo']
+            ),
+        )
 
     @property
     def flavour_id(self) -> str | None:
@@ -95,9 +98,13 @@ class OpRun:
         is no longer ours."""
         try:
             self.op = db.op_update(
-                self.op['id'], dict(extra or {}, work=self.work),
-                expected={'owner': self.host,
-                          'operation_state': self.op['operation_state']})
+                self.op['id'],
+                dict(extra or {}, work=self.work),
+                expected={
+                    'owner': self.host,
+                    'operation_state': self.op['operation_state'],
+                },
+            )
         except exceptions.Conflict as e:
             raise LeaseLost(str(e)) from None
 
@@ -112,8 +119,9 @@ class OpRun:
             self.work.pop(op_view.WAITING, None)
         self.save_work()
 
-    def step(self, name: str, fn: Callable[[], dict | None],
-             **meta: Any) -> dict | None:
+    def step(
+        self, name: str, fn: Callable[[], dict | None], **meta: Any
+    ) -> dict | None:
         """Run ``fn`` once per op: skipped (its result returned) when an
         earlier attempt finished it. ``meta`` is kept with the step."""
         if self.step_state(name) == DONE:
@@ -128,9 +136,14 @@ class OpRun:
         self.save_work()
         return result
 
-    def hook_context(self, hook: str, definition: dict, *,
-                     target: bool = False,
-                     instance: dict | None = None) -> mgmt_base.HookContext:
+    def hook_context(
+        self,
+        hook: str,
+        definition: dict,
+        *,
+        target: bool = False,
+        instance: dict | None = None,
+    ) -> mgmt_base.HookContext:
         """The context of one hook call (``target``: the hook comes from
         the target package)."""
         # The hook's work lives in its step entry, so it is saved with the
@@ -141,27 +154,35 @@ class OpRun:
         # A target hook exists only when the op has a target package.
         assert vnfd is not None and package is not None
         return mgmt_base.HookContext(
-            hook=hook, operation=self.op['operation'],
+            hook=hook,
+            operation=self.op['operation'],
             vnf_instance=instance_view.to_sol(instance or self.instance),
-            vnf_lcm_op_occ=op_view.to_sol(self.op), request=self.request_view,
+            vnf_lcm_op_occ=op_view.to_sol(self.op),
+            request=self.request_view,
             vim_connection_info=self.all_vim_connection_info,
-            vnfd=vnfd, package=package, definition=definition,
+            vnfd=vnfd,
+            package=package,
+            definition=definition,
             deadline=self.deadline,
             previous=entry.get('result'),
             source_vnfd=self.vnfd if target else None,
             source_package=self.files if target else None,
-            work=entry.setdefault('work', {}), persist=self.save_work,
-            progress=self.show_waiting)
+            work=entry.setdefault('work', {}),
+            persist=self.save_work,
+            progress=self.show_waiting,
+        )
 
-    def run_hook(self, hook: str, *, target: bool = False,
-                 instance: dict | None = None) -> None:
+    def run_hook(
+        self, hook: str, *, target: bool = False, instance: dict | None = None
+    ) -> None:
         """Run the VNFD's ``hook`` if it declares one (as a step)."""
         vnfd = self.target_vnfd if target else self.vnfd
         definition = mgmt_runner.find_hook(vnfd or {}, self.flavour_id, hook)
         if definition is None:
             return
-        ctx = self.hook_context(hook, definition, target=target,
-                                instance=instance)
+        ctx = self.hook_context(
+            hook, definition, target=target, instance=instance
+        )
         self.step(hook, lambda: self.mgmt.run(ctx).to_dict(), target=target)
 
     def rollback_hooks(self, hooks: list[str]) -> list[dict]:
@@ -174,23 +195,27 @@ class OpRun:
                 continue
             target = bool(self.steps()[hook].get('target'))
             vnfd = self.target_vnfd if target else self.vnfd
-            definition = mgmt_runner.find_hook(vnfd or {}, self.flavour_id,
-                                               hook)
+            definition = mgmt_runner.find_hook(
+                vnfd or {}, self.flavour_id, hook
+            )
             if definition is None:
                 continue
             cancel.check(self.op['id'], f'before rolling back {hook}')
-            result = self.mgmt.rollback(self.hook_context(hook, definition,
-                                                          target=target))
+            result = self.mgmt.rollback(
+                self.hook_context(hook, definition, target=target)
+            )
             undone.append(result.changes)
         return undone
 
     def hook_changes(self) -> list[dict]:
         """The changes the hooks returned, in the order they ran."""
-        return [s['result'].get('changes') or {}
-                for s in self.steps().values()
-                if s.get('state') == DONE and isinstance(s.get('result'),
-                                                         dict)
-                and 'changes' in s['result']]
+        return [
+            s['result'].get('changes') or {}
+            for s in self.steps().values()
+            if s.get('state') == DONE
+            and isinstance(s.get('result'), dict)
+            and 'changes' in s['result']
+        ]
 
     def remaining(self) -> float:
         """Seconds left before the op's deadline."""

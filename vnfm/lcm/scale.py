@@ -17,15 +17,17 @@ class Scale(Operation):
     hook_op = 'scale'
     infra_method = 'scale'
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """The driver's new instantiatedVnfInfo."""
         assert result is not None  # needs_infra
         values = {}
         if result.instantiated_vnf_info is not None:
             values['instantiated_vnf_info'] = result.instantiated_vnf_info
-        return Outcome(instance_values=values,
-                       resource_changes=result.resource_changes)
+        return Outcome(
+            instance_values=values, resource_changes=result.resource_changes
+        )
 
     def rollback(self, run: OpRun) -> Outcome:
         """Undo a scale-out (the driver removes what it added); the

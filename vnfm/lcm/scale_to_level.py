@@ -38,36 +38,52 @@ class ScaleToLevel(Scale):
         for request in requests:
             ctx = self._aspect_context(run, instance, request)
             name = STEP_PREFIX + request['aspectId']
-            result = infra_base.InfraResult.from_dict(run.step(
-                name, _scale_call(run, name, ctx), request=request) or {})
+            result = infra_base.InfraResult.from_dict(
+                run.step(name, _scale_call(run, name, ctx), request=request)
+                or {}
+            )
             if result.instantiated_vnf_info is not None:
-                instance = dict(instance, instantiated_vnf_info=(
-                    result.instantiated_vnf_info))
+                instance = dict(
+                    instance,
+                    instantiated_vnf_info=(result.instantiated_vnf_info),
+                )
             for key, items in (result.resource_changes or {}).items():
                 changes[key] = changes.get(key, []) + list(items)
         return infra_base.InfraResult(
             instantiated_vnf_info=instance.get('instantiated_vnf_info'),
-            resource_changes=changes or None)
+            resource_changes=changes or None,
+        )
 
-    def _aspect_context(self, run: OpRun, instance: dict,
-                        request: dict) -> infra_base.InfraContext:
+    def _aspect_context(
+        self, run: OpRun, instance: dict, request: dict
+    ) -> infra_base.InfraContext:
         name = STEP_PREFIX + request['aspectId']
         step = run.steps().get(name, {})
         work = (step.get('result') or {}).get('work') or step.get('work')
         ctx = self.infra_context(run)
         # The driver sees the instance as the earlier aspects left it.
-        view = dict(ctx.vnf_instance, instantiatedVnfInfo=instance.get(
-            'instantiated_vnf_info'))
+        view = dict(
+            ctx.vnf_instance,
+            instantiatedVnfInfo=instance.get('instantiated_vnf_info'),
+        )
         return dataclasses.replace(
-            ctx, vnf_instance=view, work=work or {},
-            request=dict(request, additionalParams=run.request.get(
-                'additionalParams') or {}))
+            ctx,
+            vnf_instance=view,
+            work=work or {},
+            request=dict(
+                request,
+                additionalParams=run.request.get('additionalParams') or {},
+            ),
+        )
 
     def rollback(self, run: OpRun) -> Outcome:
         """Undo each aspect's scale that started, latest first; the
         instance record was never changed."""
-        started = [(name, s) for name, s in run.steps().items()
-                   if name.startswith(STEP_PREFIX)]
+        started = [
+            (name, s)
+            for name, s in run.steps().items()
+            if name.startswith(STEP_PREFIX)
+        ]
         for name, step in reversed(started):
             cancel.check(run.op['id'], f'before rolling back {name}')
             ctx = self._aspect_context(run, run.instance, step['request'])
@@ -77,10 +93,10 @@ class ScaleToLevel(Scale):
         return with_hook_changes(run, Outcome(), undone)
 
 
-def _scale_call(run: OpRun, name: str,
-                ctx: infra_base.InfraContext) -> Any:
+def _scale_call(run: OpRun, name: str, ctx: infra_base.InfraContext) -> Any:
     """The infra scale of one aspect; a partial failure's work is kept in
     the step for rollback."""
+
     def call() -> dict:
         assert run.infra is not None  # scale needs an infra driver
         try:
@@ -88,6 +104,7 @@ def _scale_call(run: OpRun, name: str,
         except infra_base.PartialFailure as e:
             run.steps()[name]['work'] = e.work
             raise
+
     return call
 
 
@@ -97,7 +114,8 @@ def _target(run: OpRun, current: dict[str, int]) -> dict[str, Any]:
     flavour = (run.vnfd.get('flavours') or {}).get(run.flavour_id or '')
     if flavour is None:
         raise exceptions.OperationFailed(
-            f'Flavour {run.flavour_id} is not in the VNFD of the instance.')
+            f'Flavour {run.flavour_id} is not in the VNFD of the instance.'
+        )
     try:
         return scale_level.target_levels(flavour, current, run.request)
     except scale_level.LevelError as e:

@@ -21,13 +21,17 @@ class Terminate(Operation):
     hook_op = 'terminate'
     infra_method = 'terminate'
 
-    def outcome(self, run: OpRun,
-                result: infra_base.InfraResult | None) -> Outcome:
+    def outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
         """NOT_INSTANTIATED, no instantiatedVnfInfo; vimConnectionInfo is
         kept for a later instantiation."""
         return Outcome(
             instance_values={
-                'instantiation_state':
-                    InstantiationState.NOT_INSTANTIATED.value,
-                'instantiated_vnf_info': None},
-            resource_changes=result.resource_changes if result else None)
+                'instantiation_state': (
+                    InstantiationState.NOT_INSTANTIATED.value
+                ),
+                'instantiated_vnf_info': None,
+            },
+            resource_changes=result.resource_changes if result else None,
+        )

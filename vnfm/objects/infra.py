@@ -25,8 +25,16 @@ _OP = states.LcmOperation
 
 # The operations of InfraDriver's abstract methods: every driver runs them
 # (SCALE_TO_LEVEL is made of scales).
-BASE_OPERATIONS = frozenset({_OP.INSTANTIATE, _OP.TERMINATE, _OP.SCALE,
-                             _OP.SCALE_TO_LEVEL, _OP.HEAL, _OP.CHANGE_VNFPKG})
+BASE_OPERATIONS = frozenset(
+    {
+        _OP.INSTANTIATE,
+        _OP.TERMINATE,
+        _OP.SCALE,
+        _OP.SCALE_TO_LEVEL,
+        _OP.HEAL,
+        _OP.CHANGE_VNFPKG,
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,10 +46,13 @@ class Capabilities:
     operations: frozenset[states.LcmOperation] = BASE_OPERATIONS
 
 
-NOOP = Capabilities(vim_types=('VNFM.NOOP.V_1',),
-                    operations=BASE_OPERATIONS | {_OP.OPERATE})
-KUBERNETES = Capabilities(vim_types=('ETSINFV.KUBERNETES.V_1',),
-                          operations=BASE_OPERATIONS | {_OP.OPERATE})
+NOOP = Capabilities(
+    vim_types=('VNFM.NOOP.V_1',), operations=BASE_OPERATIONS | {_OP.OPERATE}
+)
+KUBERNETES = Capabilities(
+    vim_types=('ETSINFV.KUBERNETES.V_1',),
+    operations=BASE_OPERATIONS | {_OP.OPERATE},
+)
 
 
 class UnknownDriver(LookupError):
@@ -56,7 +67,8 @@ def declared(name: str) -> Capabilities:
         if isinstance(loaded, Capabilities):
             return loaded
     raise UnknownDriver(
-        f'Infra driver {name!r} publishes no capabilities in {NAMESPACE}.')
+        f'Infra driver {name!r} publishes no capabilities in {NAMESPACE}.'
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,8 +88,9 @@ class Enabled:
     def operations(self, vim_types: Iterable[str] = ()) -> frozenset[str]:
         """The operations the drivers of ``vim_types`` run; those of every
         enabled driver when none of ``vim_types`` is served."""
-        served = [self.by_vim_type[t] for t in vim_types
-                  if t in self.by_vim_type]
+        served = [
+            self.by_vim_type[t] for t in vim_types if t in self.by_vim_type
+        ]
         caps = served or list(self.by_vim_type.values())
         return frozenset(op.value for c in caps for op in c.operations)
 

@@ -33,13 +33,19 @@ DELETION = 'VnfIdentifierDeletionNotification'
 START, RESULT = 'START', 'RESULT'
 
 _S = states.OpState
-START_STATES = frozenset({_S.STARTING.value, _S.PROCESSING.value,
-                          _S.ROLLING_BACK.value})
+START_STATES = frozenset(
+    {_S.STARTING.value, _S.PROCESSING.value, _S.ROLLING_BACK.value}
+)
 # States whose notification carries the op's error (5.5.2.17 "error").
-ERROR_STATES = frozenset({_S.FAILED_TEMP.value, _S.FAILED.value,
-                          _S.ROLLED_BACK.value})
-AFFECTED = ('affectedVnfcs', 'affectedVirtualLinks', 'affectedExtLinkPorts',
-            'affectedVirtualStorages')
+ERROR_STATES = frozenset(
+    {_S.FAILED_TEMP.value, _S.FAILED.value, _S.ROLLED_BACK.value}
+)
+AFFECTED = (
+    'affectedVnfcs',
+    'affectedVirtualLinks',
+    'affectedExtLinkPorts',
+    'affectedVirtualStorages',
+)
 _CHANGE_VNFPKG = states.LcmOperation.CHANGE_VNFPKG.value
 # LCM API version per subscription api_version: the Version header sent.
 API_VERSIONS = {'1': '1.3.0', '2': '2.0.0'}
@@ -56,26 +62,32 @@ def status_of(operation_state: str) -> str:
 
 # -- filters (SOL003 5.5.3.12, 4.4.1.5) --------------------------------------
 
+
 def _version_matches(version: dict, instance: dict) -> bool:
     if version.get('vnfSoftwareVersion') != instance.get(
-            'vnf_software_version'):
+        'vnf_software_version'
+    ):
         return False
-    return ('vnfdVersions' not in version or
-            instance.get('vnfd_version') in version['vnfdVersions'])
+    return (
+        'vnfdVersions' not in version
+        or instance.get('vnfd_version') in version['vnfdVersions']
+    )
 
 
 def _product_matches(product: dict, instance: dict) -> bool:
     if product.get('vnfProductName') != instance.get('vnf_product_name'):
         return False
     return 'versions' not in product or any(
-        _version_matches(v, instance) for v in product['versions'])
+        _version_matches(v, instance) for v in product['versions']
+    )
 
 
 def _provider_matches(provider: dict, instance: dict) -> bool:
     if provider.get('vnfProvider') != instance.get('vnf_provider'):
         return False
     return 'vnfProducts' not in provider or any(
-        _product_matches(p, instance) for p in provider['vnfProducts'])
+        _product_matches(p, instance) for p in provider['vnfProducts']
+    )
 
 
 def instance_matches(instance_filter: dict, instance: dict) -> bool:
@@ -83,36 +95,53 @@ def instance_matches(instance_filter: dict, instance: dict) -> bool:
     every attribute present must match, one value of a list suffices."""
     checks = (
         ('vnfdIds', lambda ids: instance.get('vnfd_id') in ids),
-        ('vnfProductsFromProviders', lambda providers: any(
-            _provider_matches(p, instance) for p in providers)),
+        (
+            'vnfProductsFromProviders',
+            lambda providers: any(
+                _provider_matches(p, instance) for p in providers
+            ),
+        ),
         ('vnfInstanceIds', lambda ids: instance.get('id') in ids),
-        ('vnfInstanceNames',
-         lambda names: instance.get('vnf_instance_name') in names),
+        (
+            'vnfInstanceNames',
+            lambda names: instance.get('vnf_instance_name') in names,
+        ),
     )
-    return all(check(instance_filter[key]) for key, check in checks
-               if key in instance_filter)
+    return all(
+        check(instance_filter[key])
+        for key, check in checks
+        if key in instance_filter
+    )
 
 
-def matches(filter_: dict | None, notification_type: str, instance: dict,
-            operation: str | None = None,
-            operation_state: str | None = None) -> bool:
+def matches(
+    filter_: dict | None,
+    notification_type: str,
+    instance: dict,
+    operation: str | None = None,
+    operation_state: str | None = None,
+) -> bool:
     """Whether a LifecycleChangeNotificationsFilter selects a notification
     of ``notification_type`` about ``instance`` (an instance row), and for
     op occurrence notifications ``operation`` entering
     ``operation_state``."""
     f = filter_ or {}
     if 'vnfInstanceSubscriptionFilter' in f and not instance_matches(
-            f['vnfInstanceSubscriptionFilter'], instance):
+        f['vnfInstanceSubscriptionFilter'], instance
+    ):
         return False
-    if ('notificationTypes' in f and
-            notification_type not in f['notificationTypes']):
+    if (
+        'notificationTypes' in f
+        and notification_type not in f['notificationTypes']
+    ):
         return False
     if notification_type != OP_OCC:
         return True
     if 'operationTypes' in f and operation not in f['operationTypes']:
         return False
-    return ('operationStates' not in f or
-            operation_state in f['operationStates'])
+    return (
+        'operationStates' not in f or operation_state in f['operationStates']
+    )
 
 
 def visible(subscription: dict, instance: dict) -> bool:
@@ -123,6 +152,7 @@ def visible(subscription: dict, instance: dict) -> bool:
 
 
 # -- payloads ----------------------------------------------------------------
+
 
 def _unspecified(host: str) -> bool:
     try:
@@ -144,41 +174,53 @@ def endpoint() -> str:
     return f'http://{host}:{CONF.api.port}'
 
 
-def _links(subscription: dict, instance_id: str,
-           op_id: str | None = None) -> dict:
-    lcm = f"{endpoint()}/vnflcm/v{subscription.get('api_version') or '2'}"
+def _links(
+    subscription: dict, instance_id: str, op_id: str | None = None
+) -> dict:
+    lcm = f'{endpoint()}/vnflcm/v{subscription.get("api_version") or "2"}'
     links = {
         'vnfInstance': {'href': f'{lcm}/vnf_instances/{instance_id}'},
-        'subscription': {'href': f"{lcm}/subscriptions/{subscription['id']}"},
+        'subscription': {'href': f'{lcm}/subscriptions/{subscription["id"]}'},
     }
     if op_id is not None:
         links['vnfLcmOpOcc'] = {'href': f'{lcm}/vnf_lcm_op_occs/{op_id}'}
     return links
 
 
-def identifier_notification(notification_type: str, subscription: dict,
-                            instance_id: str, notification_id: str,
-                            now: datetime.datetime) -> dict:
+def identifier_notification(
+    notification_type: str,
+    subscription: dict,
+    instance_id: str,
+    notification_id: str,
+    now: datetime.datetime,
+) -> dict:
     """A VnfIdentifierCreationNotification or ...DeletionNotification."""
-    return {'id': notification_id, 'notificationType': notification_type,
-            'subscriptionId': subscription['id'],
-            'timeStamp': timeutils.isotime(now),
-            'vnfInstanceId': instance_id,
-            '_links': _links(subscription, instance_id)}
+    return {
+        'id': notification_id,
+        'notificationType': notification_type,
+        'subscriptionId': subscription['id'],
+        'timeStamp': timeutils.isotime(now),
+        'vnfInstanceId': instance_id,
+        '_links': _links(subscription, instance_id),
+    }
 
 
-def op_notification(subscription: dict, op: dict, notification_id: str,
-                    now: datetime.datetime) -> dict:
+def op_notification(
+    subscription: dict, op: dict, notification_id: str, now: datetime.datetime
+) -> dict:
     """A VnfLcmOperationOccurrenceNotification about ``op`` (a row, as
     committed) having entered its operation_state."""
     state = _plain(op['operation_state'])
     status = status_of(state)
     verbosity = subscription.get('verbosity') or 'FULL'
     out: dict[str, Any] = {
-        'id': notification_id, 'notificationType': OP_OCC,
+        'id': notification_id,
+        'notificationType': OP_OCC,
         'subscriptionId': subscription['id'],
-        'timeStamp': timeutils.isotime(now), 'notificationStatus': status,
-        'operationState': state, 'vnfInstanceId': op['vnf_instance_id'],
+        'timeStamp': timeutils.isotime(now),
+        'notificationStatus': status,
+        'operationState': state,
+        'vnfInstanceId': op['vnf_instance_id'],
         'operation': _plain(op['operation']),
         'isAutomaticInvocation': bool(op.get('is_automatic_invocation')),
         'vnfLcmOpOccId': op['id'],
@@ -203,8 +245,7 @@ def _changes(op: dict, v1: bool) -> dict:
         if changes.get(attr):
             out[attr] = changes[attr]
     # CHANGE_VNFPKG reports modificationsTriggeredByVnfPkgChange instead.
-    if (op.get('changed_info') and
-            _plain(op['operation']) != _CHANGE_VNFPKG):
+    if op.get('changed_info') and _plain(op['operation']) != _CHANGE_VNFPKG:
         changed = vnf_instance.mask_secrets(op['changed_info'])
         out['changedInfo'] = v1_views.params_to_v1(changed) if v1 else changed
     if op.get('changed_ext_connectivity'):
@@ -214,13 +255,19 @@ def _changes(op: dict, v1: bool) -> dict:
 
 # -- outbox rows -------------------------------------------------------------
 
+
 def _row(subscription: dict, notification_type: str, payload: dict) -> dict:
-    return {'id': payload['id'], 'subscription_id': subscription['id'],
-            'notification_type': notification_type, 'payload': payload}
+    return {
+        'id': payload['id'],
+        'subscription_id': subscription['id'],
+        'notification_type': notification_type,
+        'payload': payload,
+    }
 
 
-def for_op(op: dict, instance: dict | None = None,
-           instance_values: dict | None = None) -> list[dict]:
+def for_op(
+    op: dict, instance: dict | None = None, instance_values: dict | None = None
+) -> list[dict]:
     """Outbox rows reporting that ``op`` (the row as it will be committed)
     entered its operation_state, one per matching subscription.
     ``instance``: its instance row if the caller has it; ``instance_values``:
@@ -228,15 +275,20 @@ def for_op(op: dict, instance: dict | None = None,
     subscriptions = registry.subscription_list()
     if not subscriptions:
         return []
-    instance = dict(instance or db.instance_get(op['vnf_instance_id']),
-                    **(instance_values or {}))
+    instance = dict(
+        instance or db.instance_get(op['vnf_instance_id']),
+        **(instance_values or {}),
+    )
     state = _plain(op['operation_state'])
     notification_id, now = db.new_id(), timeutils.utcnow()
-    return [_row(s, OP_OCC, op_notification(s, op, notification_id, now))
-            for s in subscriptions
-            if visible(s, instance) and matches(
-                s.get('filter'), OP_OCC, instance, _plain(op['operation']),
-                state)]
+    return [
+        _row(s, OP_OCC, op_notification(s, op, notification_id, now))
+        for s in subscriptions
+        if visible(s, instance)
+        and matches(
+            s.get('filter'), OP_OCC, instance, _plain(op['operation']), state
+        )
+    ]
 
 
 def for_instance(notification_type: str, instance: dict) -> list[dict]:
@@ -244,8 +296,15 @@ def for_instance(notification_type: str, instance: dict) -> list[dict]:
     of ``instance`` (its row), one per matching subscription."""
     subscriptions = registry.subscription_list()
     notification_id, now = db.new_id(), timeutils.utcnow()
-    return [_row(s, notification_type, identifier_notification(
-                notification_type, s, instance['id'], notification_id, now))
-            for s in subscriptions
-            if visible(s, instance) and matches(
-                s.get('filter'), notification_type, instance)]
+    return [
+        _row(
+            s,
+            notification_type,
+            identifier_notification(
+                notification_type, s, instance['id'], notification_id, now
+            ),
+        )
+        for s in subscriptions
+        if visible(s, instance)
+        and matches(s.get('filter'), notification_type, instance)
+    ]

@@ -47,8 +47,11 @@ def _links(row: dict, base_url: str) -> dict:
     href = op_href(base_url, row['id'])
     links = {
         'self': {'href': href},
-        'vnfInstance': {'href': vnf_instance.instance_href(
-            base_url, row['vnf_instance_id'])},
+        'vnfInstance': {
+            'href': vnf_instance.instance_href(
+                base_url, row['vnf_instance_id']
+            )
+        },
     }
     if row.get('operation_state') == 'FAILED_TEMP':
         for name in _FAILED_TEMP_LINKS:
@@ -74,7 +77,8 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
     out.setdefault('isCancelPending', False)
     if 'operationParams' in out:
         out['operationParams'] = vnf_instance.mask_secrets(
-            out['operationParams'])
+            out['operationParams']
+        )
     waiting = (row.get('work') or {}).get(WAITING)
     if waiting and row.get('operation_state') in _RUNNING:
         out['warnings'] = [waiting]
@@ -86,13 +90,38 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
 # SOL013 list handling of VnfLcmOpOcc (SOL003 5.4.12.3.2).
 SOL013 = sol013.Resource(
     attributes=frozenset(a for _, a in _ATTRS) | {'_links', 'warnings'},
-    mandatory=frozenset({'id', 'operationState', 'stateEnteredTime',
-                         'startTime', 'vnfInstanceId', 'operation',
-                         'isAutomaticInvocation', 'isCancelPending'}),
-    default_excluded=('operationParams', 'error', 'resourceChanges',
-                      'changedInfo', 'changedExtConnectivity', 'warnings'))
+    mandatory=frozenset(
+        {
+            'id',
+            'operationState',
+            'stateEnteredTime',
+            'startTime',
+            'vnfInstanceId',
+            'operation',
+            'isAutomaticInvocation',
+            'isCancelPending',
+        }
+    ),
+    default_excluded=(
+        'operationParams',
+        'error',
+        'resourceChanges',
+        'changedInfo',
+        'changedExtConnectivity',
+        'warnings',
+    ),
+)
 # Columns enough for the default list view (no default-excluded attribute).
-LIST_COLUMNS = ('id', 'operation_state', 'state_entered_time', 'start_time',
-                'vnf_instance_id', 'grant_id', 'operation',
-                'is_automatic_invocation', 'is_cancel_pending',
-                'cancel_mode', 'project_id')
+LIST_COLUMNS = (
+    'id',
+    'operation_state',
+    'state_entered_time',
+    'start_time',
+    'vnf_instance_id',
+    'grant_id',
+    'operation',
+    'is_automatic_invocation',
+    'is_cancel_pending',
+    'cancel_mode',
+    'project_id',
+)

@@ -23,13 +23,18 @@ class LevelError(ValueError):
 
 def current_levels(info: Mapping[str, Any] | None) -> dict[str, int]:
     """The scale level of each aspect in an instantiatedVnfInfo."""
-    return {s['aspectId']: int(s.get('scaleLevel', 0))
-            for s in (info or {}).get('scaleStatus') or []
-            if isinstance(s, dict) and 'aspectId' in s}
+    return {
+        s['aspectId']: int(s.get('scaleLevel', 0))
+        for s in (info or {}).get('scaleStatus') or []
+        if isinstance(s, dict) and 'aspectId' in s
+    }
 
 
-def target_levels(flavour: Mapping[str, Any], current: Mapping[str, int],
-                  request: Mapping[str, Any]) -> dict[str, int]:
+def target_levels(
+    flavour: Mapping[str, Any],
+    current: Mapping[str, int],
+    request: Mapping[str, Any],
+) -> dict[str, int]:
     """The aspect levels a ScaleVnfToLevelRequest asks for (aspects it does
     not name keep their level); LevelError if it cannot be reached."""
     aspects = flavour.get('scaling_aspects') or {}
@@ -39,38 +44,51 @@ def target_levels(flavour: Mapping[str, Any], current: Mapping[str, int],
         levels = flavour.get('instantiation_levels') or {}
         if level_id not in levels:
             raise LevelError(
-                f"instantiationLevelId {level_id} is not a level of flavour "
-                f"{flavour.get('flavour_id')}; it has "
-                f"{', '.join(sorted(levels)) or 'none'}.", unknown_level=True)
+                f'instantiationLevelId {level_id} is not a level of flavour '
+                f'{flavour.get("flavour_id")}; it has '
+                f'{", ".join(sorted(levels)) or "none"}.',
+                unknown_level=True,
+            )
         info = (levels[level_id] or {}).get('scale_info') or {}
-        wanted = {a: int((info.get(a) or {}).get('scale_level', 0))
-                  for a in aspects}
+        wanted = {
+            a: int((info.get(a) or {}).get('scale_level', 0)) for a in aspects
+        }
     else:
-        wanted = {s['aspectId']: int(s['scaleLevel'])
-                  for s in request.get('scaleInfo') or []}
+        wanted = {
+            s['aspectId']: int(s['scaleLevel'])
+            for s in request.get('scaleInfo') or []
+        }
     for aspect_id, level in wanted.items():
         if aspect_id not in aspects:
             raise LevelError(
-                f"scaleInfo: aspectId {aspect_id} is not a scaling aspect of "
-                f"flavour {flavour.get('flavour_id')}; it has "
-                f"{', '.join(sorted(aspects)) or 'none'}.")
+                f'scaleInfo: aspectId {aspect_id} is not a scaling aspect of '
+                f'flavour {flavour.get("flavour_id")}; it has '
+                f'{", ".join(sorted(aspects)) or "none"}.'
+            )
         top = int(aspects[aspect_id].get('max_scale_level', 0))
         if not 0 <= level <= top:
             raise LevelError(
                 f'scale level {level} of aspect {aspect_id} is outside '
-                f'0..{top} (its maximum scale level).')
+                f'0..{top} (its maximum scale level).'
+            )
         target[aspect_id] = level
     return target
 
 
-def steps(current: Mapping[str, int],
-          target: Mapping[str, int]) -> list[dict[str, Any]]:
+def steps(
+    current: Mapping[str, int], target: Mapping[str, int]
+) -> list[dict[str, Any]]:
     """The ScaleVnfRequests that take ``current`` to ``target``, one per
     aspect that changes: scale-ins first, so the peak stays low."""
     out = []
     for aspect_id in sorted(target):
         delta = target[aspect_id] - int(current.get(aspect_id, 0))
         if delta:
-            out.append({'type': 'SCALE_OUT' if delta > 0 else 'SCALE_IN',
-                        'aspectId': aspect_id, 'numberOfSteps': abs(delta)})
+            out.append(
+                {
+                    'type': 'SCALE_OUT' if delta > 0 else 'SCALE_IN',
+                    'aspectId': aspect_id,
+                    'numberOfSteps': abs(delta),
+                }
+            )
     return sorted(out, key=lambda s: s['type'] != 'SCALE_IN')

@@ -30,8 +30,11 @@ def _bad_filter(detail: str) -> exceptions.BadRequest:
 
 def _unescape(name: str) -> str:
     # SOL013 5.2.2: "~1" is "/", "~a" is ",", "~b" is "@", "~0" is "~".
-    return re.sub(r'~([01ab])', lambda m: {'0': '~', '1': '/', 'a': ',',
-                                            'b': '@'}[m.group(1)], name)
+    return re.sub(
+        r'~([01ab])',
+        lambda m: {'0': '~', '1': '/', 'a': ',', 'b': '@'}[m.group(1)],
+        name,
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,8 +100,12 @@ def _compare(op: str, value: Any, texts: tuple[str, ...]) -> bool:
     if isinstance(value, bool):
         return False  # booleans are not ordered
     target = wanted[0]
-    return {'gt': value > target, 'gte': value >= target,
-            'lt': value < target, 'lte': value <= target}[op]
+    return {
+        'gt': value > target,
+        'gte': value >= target,
+        'lt': value < target,
+        'lte': value <= target,
+    }[op]
 
 
 class Filter:
@@ -131,12 +138,15 @@ def _parse_value(text: str, pos: int) -> tuple[str, int]:
     return match.group(0), match.end()
 
 
-def _parse_expr(text: str, pos: int,
-                attributes: frozenset[str] | None) -> tuple[Expr, int]:
+def _parse_expr(
+    text: str, pos: int, attributes: frozenset[str] | None
+) -> tuple[Expr, int]:
     head = re.compile(r'\(([a-z]+),([^,)]+)').match(text, pos)
     if head is None:
-        raise _bad_filter(f'expected "(op,attribute,value)" at character '
-                          f'{pos + 1} of {text!r}.')
+        raise _bad_filter(
+            f'expected "(op,attribute,value)" at character '
+            f'{pos + 1} of {text!r}.'
+        )
     op, attr = head.group(1), head.group(2)
     if op not in ONE_VALUE_OPS and op not in MULTI_VALUE_OPS:
         known = ', '.join(sorted(ONE_VALUE_OPS | MULTI_VALUE_OPS))
@@ -151,18 +161,19 @@ def _parse_expr(text: str, pos: int,
         value, pos = _parse_value(text, pos + 1)
         values.append(value)
     if pos >= len(text) or text[pos] != ')':
-        raise _bad_filter(f'expected "," or ")" at character {pos + 1} of '
-                          f'{text!r}.')
+        raise _bad_filter(
+            f'expected "," or ")" at character {pos + 1} of {text!r}.'
+        )
     if not values:
         raise _bad_filter(f'operator {op!r} on {attr!r} needs a value.')
     if len(values) > 1 and op in ONE_VALUE_OPS:
-        raise _bad_filter(f'operator {op!r} takes one value, got '
-                          f'{len(values)}.')
+        raise _bad_filter(
+            f'operator {op!r} takes one value, got {len(values)}.'
+        )
     return Expr(op, path, tuple(values)), pos + 1
 
 
-def parse_filter(text: str,
-                 attributes: Iterable[str] | None = None) -> Filter:
+def parse_filter(text: str, attributes: Iterable[str] | None = None) -> Filter:
     """Parse a SOL013 filter; BadRequest naming the problem if malformed.
 
     ``attributes`` (the resource's top-level attribute names) lets a typo
@@ -178,8 +189,9 @@ def parse_filter(text: str,
         if pos == len(text):
             return Filter(exprs)
         if text[pos] != ';':
-            raise _bad_filter(f'expected ";" at character {pos + 1} of '
-                              f'{text!r}.')
+            raise _bad_filter(
+                f'expected ";" at character {pos + 1} of {text!r}.'
+            )
         pos += 1
 
 
@@ -191,25 +203,33 @@ class Selector:
     back.
     """
 
-    def __init__(self, *, mandatory: Iterable[str],
-                 fields: list[str] | None = None,
-                 exclude: Iterable[str] = (),
-                 only_fields: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        mandatory: Iterable[str],
+        fields: list[str] | None = None,
+        exclude: Iterable[str] = (),
+        only_fields: bool = False,
+    ) -> None:
         self.mandatory = frozenset(mandatory)
         self.fields = [f.split('/') for f in fields or ()]
         self.only_fields = only_fields
         excluded = [e.split('/') for e in exclude]
         # Top-level exclusions are a set difference; nested ones a walk.
-        self._top = frozenset(e[0] for e in excluded if len(e) == 1
-                              ) - self.mandatory
+        self._top = (
+            frozenset(e[0] for e in excluded if len(e) == 1) - self.mandatory
+        )
         self._nested = [e for e in excluded if len(e) > 1]
 
     def apply(self, item: dict) -> dict:
         """The selected attributes of ``item`` (a new dict, or ``item``
         itself when nothing is removed)."""
         if self.only_fields:
-            out = {k: v for k, v in item.items()
-                   if k in self.mandatory or k == '_links'}
+            out = {
+                k: v
+                for k, v in item.items()
+                if k in self.mandatory or k == '_links'
+            }
         elif self._nested or self._top.intersection(item):
             out = {k: v for k, v in item.items() if k not in self._top}
             for keys in self._nested:
@@ -253,8 +273,9 @@ def _copy_path(src: dict, dst: dict, keys: list[str]) -> None:
     _copy_path(child, current, keys[1:])
 
 
-def _fields_list(name: str, value: str,
-                 attributes: frozenset[str] | None) -> list[str]:
+def _fields_list(
+    name: str, value: str, attributes: frozenset[str] | None
+) -> list[str]:
     items = [v for v in value.split(',') if v]
     if not items:
         raise exceptions.BadRequest(f'Invalid {name}: it names no attribute.')
@@ -263,14 +284,19 @@ def _fields_list(name: str, value: str,
     unknown = sorted({i.split('/')[0] for i in items} - attributes)
     if unknown:
         raise exceptions.BadRequest(
-            f"Invalid {name}: unknown attribute {', '.join(unknown)}; this "
-            f"resource has {', '.join(sorted(attributes))}.")
+            f'Invalid {name}: unknown attribute {", ".join(unknown)}; this '
+            f'resource has {", ".join(sorted(attributes))}.'
+        )
     return items
 
 
-def parse_selector(params: Mapping[str, str], *, mandatory: Iterable[str],
-                   default_excluded: Iterable[str],
-                   attributes: Iterable[str] | None = None) -> Selector:
+def parse_selector(
+    params: Mapping[str, str],
+    *,
+    mandatory: Iterable[str],
+    default_excluded: Iterable[str],
+    attributes: Iterable[str] | None = None,
+) -> Selector:
     """A Selector from query parameters; BadRequest on a forbidden mix or
     on an attribute not in ``attributes`` (when given).
 
@@ -285,26 +311,31 @@ def parse_selector(params: Mapping[str, str], *, mandatory: Iterable[str],
     if 'all_fields' in given and len(given) > 1:
         raise exceptions.BadRequest(
             'Invalid attribute selector: all_fields cannot be combined with '
-            'fields, exclude_fields or exclude_default.')
+            'fields, exclude_fields or exclude_default.'
+        )
     if {'fields', 'exclude_fields'} <= given:
         raise exceptions.BadRequest(
             'Invalid attribute selector: fields and exclude_fields cannot '
-            'be combined.')
+            'be combined.'
+        )
     if {'exclude_fields', 'exclude_default'} <= given:
         raise exceptions.BadRequest(
             'Invalid attribute selector: exclude_fields and exclude_default '
-            'cannot be combined.')
+            'cannot be combined.'
+        )
     if 'all_fields' in given:
         return Selector(mandatory=mandatory)
     if exclude_value is not None:
-        return Selector(mandatory=mandatory,
-                        exclude=_fields_list('exclude_fields', exclude_value,
-                                             known))
+        return Selector(
+            mandatory=mandatory,
+            exclude=_fields_list('exclude_fields', exclude_value, known),
+        )
     if 'fields' in given:
         fields = _fields_list('fields', params['fields'], known)
         if 'exclude_default' in given:
-            return Selector(mandatory=mandatory, fields=fields,
-                            exclude=default_excluded)
+            return Selector(
+                mandatory=mandatory, fields=fields, exclude=default_excluded
+            )
         return Selector(mandatory=mandatory, fields=fields, only_fields=True)
     return Selector(mandatory=mandatory, exclude=default_excluded)
 
@@ -318,12 +349,15 @@ class Resource:
     default_excluded: tuple[str, ...]
 
 
-def default_view_suffices(params: Mapping[str, str],
-                          resource: Resource) -> bool:
+def default_view_suffices(
+    params: Mapping[str, str], resource: Resource
+) -> bool:
     """Whether the answer to ``params`` holds only attributes outside the
     default-excluded ones (so a list may skip loading those)."""
-    if any(k in params for k in ('all_fields', 'fields', 'exclude_fields',
-                                 'exclude-fields')):
+    if any(
+        k in params
+        for k in ('all_fields', 'fields', 'exclude_fields', 'exclude-fields')
+    ):
         return False
     if 'filter' not in params:
         return True
@@ -332,9 +366,15 @@ def default_view_suffices(params: Mapping[str, str],
     return not any(e.path[0] in excluded for e in flt.exprs)
 
 
-def select(items: Iterable[dict], params: Mapping[str, str],
-           resource: Resource, *, page_size: int = 0, max_items: int = 0,
-           url: str = '') -> tuple[list[dict], str | None]:
+def select(
+    items: Iterable[dict],
+    params: Mapping[str, str],
+    resource: Resource,
+    *,
+    page_size: int = 0,
+    max_items: int = 0,
+    url: str = '',
+) -> tuple[list[dict], str | None]:
     """Filter, page and select ``items`` (SOL dicts with ``id``, from the
     requested marker on) by the query ``params``; returns the page and the
     Link header value (or None).
@@ -344,19 +384,26 @@ def select(items: Iterable[dict], params: Mapping[str, str],
     SOL013 5.4.2.1 says. ``url`` is the request URL without query; the
     next-page link keeps every parameter but the marker.
     """
-    flt = (parse_filter(params['filter'], resource.attributes)
-           if 'filter' in params else None)
-    selector = parse_selector(params, mandatory=resource.mandatory,
-                              default_excluded=resource.default_excluded,
-                              attributes=resource.attributes)
+    flt = (
+        parse_filter(params['filter'], resource.attributes)
+        if 'filter' in params
+        else None
+    )
+    selector = parse_selector(
+        params,
+        mandatory=resource.mandatory,
+        default_excluded=resource.default_excluded,
+        attributes=resource.attributes,
+    )
     matched = (i for i in items if flt is None or flt.matches(i))
     page, more = take(matched, page_size, max_items)
     link = next_link(url, params, page[-1]['id']) if more else None
     return [selector.apply(i) for i in page], link
 
 
-def take(items: Iterable[dict], page_size: int,
-         max_items: int = 0) -> tuple[list[dict], bool]:
+def take(
+    items: Iterable[dict], page_size: int, max_items: int = 0
+) -> tuple[list[dict], bool]:
     """The first ``page_size`` items and whether more follow; with paging
     off (0) every item, BadRequest if there are more than ``max_items``."""
     if page_size > 0:
@@ -369,7 +416,8 @@ def take(items: Iterable[dict], page_size: int,
         raise exceptions.BadRequest(
             f'The response is too big: more than {max_items} items match '
             f'and this server does not page this list. Narrow it with a '
-            f'filter.')
+            f'filter.'
+        )
     return page, False
 
 

@@ -26,10 +26,10 @@ class OpState(str, enum.Enum):
 class OpEvent(str, enum.Enum):
     """What happens to an op occurrence."""
 
-    START = 'start'            # a conductor claims a new op
-    ABORT = 'abort'            # it failed before changing anything
+    START = 'start'  # a conductor claims a new op
+    ABORT = 'abort'  # it failed before changing anything
     COMPLETE = 'complete'
-    ERROR = 'error'            # a step failed, or its conductor vanished
+    ERROR = 'error'  # a step failed, or its conductor vanished
     RETRY = 'retry'
     ROLLBACK = 'rollback'
     ROLLED_BACK = 'rolled_back'
@@ -65,8 +65,9 @@ def next_state(current: OpState | str, event: OpEvent | str) -> OpState:
     except KeyError:
         allowed = sorted(s.value for s in sources_of(event))
         raise exceptions.Conflict(
-            f"Cannot {event.value} an operation in state {current.value}; "
-            f"it must be in {' or '.join(allowed)}.") from None
+            f'Cannot {event.value} an operation in state {current.value}; '
+            f'it must be in {" or ".join(allowed)}.'
+        ) from None
 
 
 def sources_of(event: OpEvent | str) -> frozenset[OpState]:

@@ -21,14 +21,25 @@ PREFIX = '/vnflcm/v1'
 # InstantiatedVnfInfo attributes of v2.6.1 (5.5.3.3), plus vnfcInfo (which
 # Tacker's v1 API shows too); v3-only attributes are left out.
 _INSTANTIATED_INFO = (
-    'flavourId', 'vnfState', 'scaleStatus', 'maxScaleLevels', 'extCpInfo',
-    'extVirtualLinkInfo', 'extManagedVirtualLinkInfo', 'monitoringParameters',
-    'localizationLanguage', 'vnfcResourceInfo', 'vnfVirtualLinkResourceInfo',
-    'virtualStorageResourceInfo', 'vnfcInfo')
+    'flavourId',
+    'vnfState',
+    'scaleStatus',
+    'maxScaleLevels',
+    'extCpInfo',
+    'extVirtualLinkInfo',
+    'extManagedVirtualLinkInfo',
+    'monitoringParameters',
+    'localizationLanguage',
+    'vnfcResourceInfo',
+    'vnfVirtualLinkResourceInfo',
+    'virtualStorageResourceInfo',
+    'vnfcInfo',
+)
 _FAILED_TEMP_LINKS = ('retry', 'rollback', 'fail')
 
 
 # -- vimConnectionInfo: v1 list <-> v2 map -----------------------------------
+
 
 def vim_list_to_map(vims: list[dict]) -> dict[str, dict]:
     """A v1 VimConnectionInfo list as the v2 map: each entry's ``id``
@@ -38,7 +49,8 @@ def vim_list_to_map(vims: list[dict]) -> dict[str, dict]:
         vim_id = entry['id']
         if vim_id in out:
             raise exceptions.BadRequest(
-                f'vimConnectionInfo: id {vim_id} appears more than once.')
+                f'vimConnectionInfo: id {vim_id} appears more than once.'
+            )
         out[vim_id] = {k: v for k, v in entry.items() if k != 'id'}
     return out
 
@@ -46,20 +58,29 @@ def vim_list_to_map(vims: list[dict]) -> dict[str, dict]:
 def vim_map_to_list(vims: dict[str, Any]) -> list[dict]:
     """A v2 vimConnectionInfo map as the v1 list (null entries, which a
     merge patch uses to remove one, are left out)."""
-    return [{'id': key, **entry} for key, entry in vims.items()
-            if isinstance(entry, dict)]
+    return [
+        {'id': key, **entry}
+        for key, entry in vims.items()
+        if isinstance(entry, dict)
+    ]
 
 
 # -- extVirtualLinks: v1 cpConfig list <-> v2 cpConfig map --------------------
+
 
 def _cp_configs(ext_vls: list, convert: Any) -> list:
     out = []
     for link in ext_vls:
         if isinstance(link, dict) and isinstance(link.get('extCps'), list):
-            link = dict(link, extCps=[
-                dict(cp, cpConfig=convert(cp['cpConfig']))
-                if isinstance(cp, dict) and 'cpConfig' in cp else cp
-                for cp in link['extCps']])
+            link = dict(
+                link,
+                extCps=[
+                    dict(cp, cpConfig=convert(cp['cpConfig']))
+                    if isinstance(cp, dict) and 'cpConfig' in cp
+                    else cp
+                    for cp in link['extCps']
+                ],
+            )
         out.append(link)
     return out
 
@@ -78,6 +99,7 @@ def _cp_config_list(configs: Any) -> Any:
 
 # -- requests ----------------------------------------------------------------
 
+
 def request_to_v2(body: dict) -> dict:
     """A v1 request body in the v2 form: vimConnectionInfo a map, with
     vimConnectionInfoDeleteIds as null entries (a merge patch), and each
@@ -90,12 +112,14 @@ def request_to_v2(body: dict) -> dict:
         for vim_id in deleted:
             if vim_id in patch:
                 raise exceptions.BadRequest(
-                    f'vimConnectionInfo {vim_id} is both set and deleted.')
+                    f'vimConnectionInfo {vim_id} is both set and deleted.'
+                )
             patch[vim_id] = None
         out['vimConnectionInfo'] = patch
     if isinstance(out.get('extVirtualLinks'), list):
-        out['extVirtualLinks'] = _cp_configs(out['extVirtualLinks'],
-                                             _cp_config_map)
+        out['extVirtualLinks'] = _cp_configs(
+            out['extVirtualLinks'], _cp_config_map
+        )
     return out
 
 
@@ -110,12 +134,14 @@ def params_to_v1(params: dict) -> dict:
         if deleted:
             out['vimConnectionInfoDeleteIds'] = deleted
     if isinstance(out.get('extVirtualLinks'), list):
-        out['extVirtualLinks'] = _cp_configs(out['extVirtualLinks'],
-                                             _cp_config_list)
+        out['extVirtualLinks'] = _cp_configs(
+            out['extVirtualLinks'], _cp_config_list
+        )
     return out
 
 
 # -- VnfInstance (5.5.2.2) ---------------------------------------------------
+
 
 def instance_href(base_url: str, instance_id: str) -> str:
     """Absolute /vnflcm/v1 URL of a VNF instance."""
@@ -138,18 +164,21 @@ def instance_to_sol(row: dict, base_url: str | None = None) -> dict:
         out['vnfPkgId'] = row['vnf_pkg_id']
     if base_url is not None:
         out['_links'] = vnf_instance.links(
-            row, instance_href(base_url, row['id']))
+            row, instance_href(base_url, row['id'])
+        )
     return out
 
 
 INSTANCE_SOL013 = dataclasses.replace(
     vnf_instance.SOL013,
     attributes=vnf_instance.SOL013.attributes | {'vnfPkgId'},
-    mandatory=vnf_instance.SOL013.mandatory | {'vnfPkgId'})
+    mandatory=vnf_instance.SOL013.mandatory | {'vnfPkgId'},
+)
 INSTANCE_LIST_COLUMNS = (*vnf_instance.LIST_COLUMNS, 'vnf_pkg_id')
 
 
 # -- VnfLcmOpOcc (5.5.2.13) --------------------------------------------------
+
 
 def op_href(base_url: str, op_id: str) -> str:
     """Absolute /vnflcm/v1 URL of an op occurrence."""
@@ -165,8 +194,12 @@ def op_to_sol(row: dict, base_url: str | None = None) -> dict:
             out[key] = params_to_v1(out[key])
     if base_url is not None:
         href = op_href(base_url, row['id'])
-        links = {'self': {'href': href}, 'vnfInstance': {
-            'href': instance_href(base_url, row['vnf_instance_id'])}}
+        links = {
+            'self': {'href': href},
+            'vnfInstance': {
+                'href': instance_href(base_url, row['vnf_instance_id'])
+            },
+        }
         if row.get('operation_state') == 'FAILED_TEMP':
             for name in _FAILED_TEMP_LINKS:
                 links[name] = {'href': f'{href}/{name}'}
@@ -180,6 +213,7 @@ OP_LIST_COLUMNS = op_occ.LIST_COLUMNS
 
 # -- LccnSubscription (5.5.2.16) ---------------------------------------------
 
+
 def subscription_href(base_url: str, subscription_id: str) -> str:
     """Absolute /vnflcm/v1 URL of a subscription."""
     return f'{base_url}{PREFIX}/subscriptions/{subscription_id}'
@@ -192,12 +226,12 @@ def subscription_to_sol(row: dict, base_url: str) -> dict:
     if row.get('filter') is not None:
         out['filter'] = row['filter']
     out['callbackUri'] = row['callback_uri']
-    out['_links'] = {'self': {'href': subscription_href(base_url,
-                                                        row['id'])}}
+    out['_links'] = {'self': {'href': subscription_href(base_url, row['id'])}}
     return out
 
 
 SUBSCRIPTION_SOL013 = sol013.Resource(
     attributes=frozenset({'id', 'filter', 'callbackUri', '_links'}),
     mandatory=frozenset({'id', 'callbackUri', '_links'}),
-    default_excluded=())
+    default_excluded=(),
+)

@@ -28,10 +28,22 @@ V1_VIM_TYPES = SOL_VIM_TYPES
 # What Tacker shows in place of a secret.
 TACKER_MASK = '***'
 # auth_cred keys that are not secrets: shown as given.
-PUBLIC_CRED_KEYS = frozenset({
-    'username', 'user_id', 'user_domain_name', 'cert_verify', 'ssl_ca_cert',
-    'client_cert', 'oidc_token_url', 'client_id', 'auth_url',
-    'project_name', 'project_id', 'project_domain_name'})
+PUBLIC_CRED_KEYS = frozenset(
+    {
+        'username',
+        'user_id',
+        'user_domain_name',
+        'cert_verify',
+        'ssl_ca_cert',
+        'client_cert',
+        'oidc_token_url',
+        'client_id',
+        'auth_url',
+        'project_name',
+        'project_id',
+        'project_domain_name',
+    }
+)
 # ``extra`` flag allowing a plain-http or unverified Kubernetes endpoint
 # (the name the Kubernetes client reads from interfaceInfo).
 SKIP_TLS_VERIFY = 'skip_tls_verify'
@@ -39,8 +51,9 @@ SKIP_TLS_VERIFY = 'skip_tls_verify'
 
 def flag(value: Any) -> bool:
     """Whether a YAML/JSON flag is set (true or "true"/"True")."""
-    return value is True or (isinstance(value, str)
-                             and value.strip().lower() == 'true')
+    return value is True or (
+        isinstance(value, str) and value.strip().lower() == 'true'
+    )
 
 
 def sol_vim_type(vim_type: Any) -> Any:
@@ -58,8 +71,10 @@ def credentials(row: dict) -> dict:
 
 def mask_auth_cred(cred: dict) -> dict:
     """auth_cred with every secret value replaced by ``***``."""
-    return {k: (v if k in PUBLIC_CRED_KEYS else TACKER_MASK)
-            for k, v in cred.items()}
+    return {
+        k: (v if k in PUBLIC_CRED_KEYS else TACKER_MASK)
+        for k, v in cred.items()
+    }
 
 
 def to_tacker(row: dict) -> dict:
@@ -94,20 +109,29 @@ def _kubernetes_info(row: dict, cred: dict) -> tuple[dict, dict]:
     if cred.get('bearer_token'):
         access = {'bearer_token': cred['bearer_token']}
     elif cred.get('client_cert') and cred.get('client_key'):
-        access = {'client_cert': cred['client_cert'],
-                  'client_key': cred['client_key']}
+        access = {
+            'client_cert': cred['client_cert'],
+            'client_key': cred['client_key'],
+        }
     else:
-        keys = ('username', 'password', 'oidc_token_url', 'client_id',
-                'client_secret')
+        keys = (
+            'username',
+            'password',
+            'oidc_token_url',
+            'client_id',
+            'client_secret',
+        )
         access = {k: cred[k] for k in keys if cred.get(k) is not None}
     return interface, access
 
 
 def _openstack_info(row: dict, cred: dict) -> tuple[dict, dict]:
     skip = not flag(cred.get('cert_verify', 'True'))
-    interface = {'endpoint': row['auth_url'],
-                 'skipCertificateVerification': skip,
-                 'skipCertificateHostnameCheck': skip}
+    interface = {
+        'endpoint': row['auth_url'],
+        'skipCertificateVerification': skip,
+        'skipCertificateHostnameCheck': skip,
+    }
     project = row.get('vim_project') or {}
     access = {
         'username': cred.get('username'),
@@ -129,8 +153,12 @@ def to_vim_connection_info(row: dict) -> dict:
         interface, access = _kubernetes_info(row, cred)
     else:
         interface, access = _openstack_info(row, cred)
-    return {'vimId': row['id'], 'vimType': SOL_VIM_TYPES[row['type']],
-            'interfaceInfo': interface, 'accessInfo': access}
+    return {
+        'vimId': row['id'],
+        'vimType': SOL_VIM_TYPES[row['type']],
+        'interfaceInfo': interface,
+        'accessInfo': access,
+    }
 
 
 def get_vim_connection_info(vim_id: str) -> dict:
@@ -139,8 +167,9 @@ def get_vim_connection_info(vim_id: str) -> dict:
     return to_vim_connection_info(registry.vim_get(vim_id))
 
 
-def find_default(project_id: str | None, vim_type: str | None = None
-                 ) -> dict | None:
+def find_default(
+    project_id: str | None, vim_type: str | None = None
+) -> dict | None:
     """The default VIM row of a project (of ``vim_type`` if given)."""
     where: dict = {'is_default': True, 'project_key': project_id or ''}
     if vim_type:
@@ -160,12 +189,17 @@ def resolve_vim_connection_info(stored: Any) -> Any:
         return plain
     out = {}
     for key, info in plain.items():
-        if (isinstance(info, dict) and info.get('vimId')
-                and not info.get('accessInfo')):
+        if (
+            isinstance(info, dict)
+            and info.get('vimId')
+            and not info.get('accessInfo')
+        ):
             # NotFound ("VIM <id> does not exist.") fails the operation.
             registered = get_vim_connection_info(info['vimId'])
-            info = {**registered, **{k: v for k, v in info.items()
-                                     if v not in (None, {}, '')}}
+            info = {
+                **registered,
+                **{k: v for k, v in info.items() if v not in (None, {}, '')},
+            }
         if isinstance(info, dict) and 'vimType' in info:
             info = dict(info, vimType=sol_vim_type(info['vimType']))
         out[key] = info

@@ -43,7 +43,8 @@ _INSTANTIATED_LINKS = (
     ('changeFlavour', 'change_flavour', _OP.CHANGE_FLAVOUR),
     ('heal', 'heal', _OP.HEAL),
     ('operate', 'operate', _OP.OPERATE),
-    ('changeExtConn', 'change_ext_conn', _OP.CHANGE_EXT_CONN))
+    ('changeExtConn', 'change_ext_conn', _OP.CHANGE_EXT_CONN),
+)
 
 
 def instance_href(base_url: str, instance_id: str) -> str:
@@ -84,12 +85,18 @@ def enabled_infra() -> infra.Enabled:
 def vim_types(vim_connection_info: Any) -> list[str]:
     """The SOL003 vimTypes of a vimConnectionInfo map (or v1 list), Tacker
     v1 names translated."""
-    entries = (vim_connection_info.values()
-               if isinstance(vim_connection_info, dict)
-               else vim_connection_info or [])
-    return sorted({vim.sol_vim_type(e['vimType']) for e in entries
-                   if isinstance(e, dict) and isinstance(e.get('vimType'),
-                                                         str)})
+    entries = (
+        vim_connection_info.values()
+        if isinstance(vim_connection_info, dict)
+        else vim_connection_info or []
+    )
+    return sorted(
+        {
+            vim.sol_vim_type(e['vimType'])
+            for e in entries
+            if isinstance(e, dict) and isinstance(e.get('vimType'), str)
+        }
+    )
 
 
 def supported_operations(vim_connection_info: Any) -> frozenset[str]:
@@ -103,9 +110,11 @@ def links(row: dict, href: str) -> dict:
     and the tasks its instantiation state allows and its infra driver
     runs (v1 and v2 alike)."""
     out = {'self': {'href': href}}
-    tasks = (_INSTANTIATED_LINKS
-             if row.get('instantiation_state') == 'INSTANTIATED'
-             else _NOT_INSTANTIATED_LINKS)
+    tasks = (
+        _INSTANTIATED_LINKS
+        if row.get('instantiation_state') == 'INSTANTIATED'
+        else _NOT_INSTANTIATED_LINKS
+    )
     supported = supported_operations(row.get('vim_connection_info'))
     for name, path, operation in tasks:
         if operation.value in supported:
@@ -117,11 +126,15 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
     """The SOL003 VnfInstance of an instance row (None values omitted,
     secrets masked, ``_links`` when ``base_url`` is given)."""
     get = row.get
-    out: dict[str, Any] = {attr: value for column, attr in _ATTRS
-                           if (value := get(column)) is not None}
+    out: dict[str, Any] = {
+        attr: value
+        for column, attr in _ATTRS
+        if (value := get(column)) is not None
+    }
     if 'vimConnectionInfo' in out:
         out['vimConnectionInfo'] = mask_vim_connection_info(
-            out['vimConnectionInfo'])
+            out['vimConnectionInfo']
+        )
     if base_url is not None:
         out['_links'] = links(row, instance_href(base_url, row['id']))
     return out
@@ -131,14 +144,36 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
 # excluded by default).
 SOL013 = sol013.Resource(
     attributes=frozenset(a for _, a in _ATTRS) | {'_links'},
-    mandatory=frozenset({'id', 'vnfdId', 'vnfProvider', 'vnfProductName',
-                         'vnfSoftwareVersion', 'vnfdVersion',
-                         'instantiationState'}),
-    default_excluded=('vnfConfigurableProperties', 'vimConnectionInfo',
-                      'instantiatedVnfInfo', 'metadata', 'extensions'))
+    mandatory=frozenset(
+        {
+            'id',
+            'vnfdId',
+            'vnfProvider',
+            'vnfProductName',
+            'vnfSoftwareVersion',
+            'vnfdVersion',
+            'instantiationState',
+        }
+    ),
+    default_excluded=(
+        'vnfConfigurableProperties',
+        'vimConnectionInfo',
+        'instantiatedVnfInfo',
+        'metadata',
+        'extensions',
+    ),
+)
 # Columns enough for the default list view (no default-excluded attribute):
 # listing skips the large JSON columns.
-LIST_COLUMNS = ('id', 'vnf_instance_name', 'vnf_instance_description',
-                'vnfd_id', 'vnf_provider', 'vnf_product_name',
-                'vnf_software_version', 'vnfd_version',
-                'instantiation_state', 'project_id')
+LIST_COLUMNS = (
+    'id',
+    'vnf_instance_name',
+    'vnf_instance_description',
+    'vnfd_id',
+    'vnf_provider',
+    'vnf_product_name',
+    'vnf_software_version',
+    'vnfd_version',
+    'instantiation_state',
+    'project_id',
+)

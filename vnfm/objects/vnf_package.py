@@ -31,17 +31,21 @@ def package_href(base_url: str, package_id: str) -> str:
 
 def _links(package_id: str, base_url: str) -> dict:
     href = package_href(base_url, package_id)
-    return {'self': {'href': href},
-            'vnfd': {'href': f'{href}/vnfd'},
-            'packageContent': {'href': f'{href}/package_content'}}
+    return {
+        'self': {'href': href},
+        'vnfd': {'href': f'{href}/vnfd'},
+        'packageContent': {'href': f'{href}/package_content'},
+    }
 
 
 def _software_images(row: dict) -> list[dict]:
     # createdAt is mandatory (SOL005 9.5.3.2); the NFVO knows of an image
     # from the moment its package was created.
     created = timeutils.isotime(row.get('created_at'))
-    return [{'createdAt': created, **image} if created else image
-             for image in row['software_images']]
+    return [
+        {'createdAt': created, **image} if created else image
+        for image in row['software_images']
+    ]
 
 
 def to_sol(row: dict, base_url: str | None = None) -> dict:
@@ -64,14 +68,28 @@ def to_sol(row: dict, base_url: str | None = None) -> dict:
 
 # SOL013 list handling of VnfPkgInfo (SOL005 9.4.2.3.2).
 SOL013 = sol013.Resource(
-    attributes=frozenset(a for _, a in _ATTRS) | {
-        'onboardingFailureDetails', '_links'},
-    mandatory=frozenset({'id', 'onboardingState', 'operationalState',
-                         'usageState'}),
-    default_excluded=('softwareImages', 'additionalArtifacts',
-                      'userDefinedData', 'checksum',
-                      'onboardingFailureDetails'))
+    attributes=frozenset(a for _, a in _ATTRS)
+    | {'onboardingFailureDetails', '_links'},
+    mandatory=frozenset(
+        {'id', 'onboardingState', 'operationalState', 'usageState'}
+    ),
+    default_excluded=(
+        'softwareImages',
+        'additionalArtifacts',
+        'userDefinedData',
+        'checksum',
+        'onboardingFailureDetails',
+    ),
+)
 # Columns enough for the default list view (no default-excluded attribute).
-LIST_COLUMNS = ('id', 'vnfd_id', 'vnf_provider', 'vnf_product_name',
-                'vnf_software_version', 'vnfd_version', 'onboarding_state',
-                'operational_state', 'usage_state')
+LIST_COLUMNS = (
+    'id',
+    'vnfd_id',
+    'vnf_provider',
+    'vnf_product_name',
+    'vnf_software_version',
+    'vnfd_version',
+    'onboarding_state',
+    'operational_state',
+    'usage_state',
+)

@@ -44,6 +44,7 @@ class LazyConductorAPI:
     def __getattr__(self, name: str) -> Any:
         if self._api is None:
             from vnfm.conductor import rpcapi  # noqa: PLC0415 (lazy)
+
             self._api = rpcapi.ConductorAPI()
         return getattr(self._api, name)
 
@@ -58,8 +59,9 @@ class Application:
         # accepts: a driver that publishes nothing stops the start.
         vnf_instance.enabled_infra()
 
-    def __call__(self, environ: dict, start_response: Callable
-                 ) -> Iterable[bytes]:
+    def __call__(
+        self, environ: dict, start_response: Callable
+    ) -> Iterable[bytes]:
         req = api_request.ApiRequest(environ)
         extra_headers: dict[str, str] = {}
         try:
@@ -69,16 +71,21 @@ class Application:
                 LOG.warning('%s %s: %s', req.method, req.path, e.detail)
             resp = http.problem_response(e, getattr(e, 'headers', None))
         except Exception:  # noqa: BLE001 - the request's boundary
-            LOG.exception('Unexpected error handling %s %s', req.method,
-                          req.path)
-            resp = http.problem_response(exceptions.VnfmError(
-                'The server could not complete the request because of an '
-                'internal error; it has been logged.'))
+            LOG.exception(
+                'Unexpected error handling %s %s', req.method, req.path
+            )
+            resp = http.problem_response(
+                exceptions.VnfmError(
+                    'The server could not complete the request because of an '
+                    'internal error; it has been logged.'
+                )
+            )
         resp.headers.update(extra_headers.items())
         return resp(environ, start_response)
 
-    def _handle(self, req: api_request.ApiRequest,
-                extra_headers: dict[str, str]) -> webob.Response:
+    def _handle(
+        self, req: api_request.ApiRequest, extra_headers: dict[str, str]
+    ) -> webob.Response:
         try:
             path = req.path_info
         except UnicodeDecodeError:
@@ -92,14 +99,17 @@ class Application:
             extra_headers['Version'] = v1_api.VERSION
         req.action, req.path_args, req.rpc = action, path_args, self.rpc
         req.ctx = _context(req)
-        if not policies.check(action.policy,
-                              {'project_id': req.ctx.project_id}, req.ctx):
+        if not policies.check(
+            action.policy, {'project_id': req.ctx.project_id}, req.ctx
+        ):
             raise exceptions.Forbidden(
-                f'Policy does not allow {action.policy} to be performed.')
+                f'Policy does not allow {action.policy} to be performed.'
+            )
         _negotiate(req, action)
         _read_body(req, action)
-        req.base_url = (CONF.api.public_endpoint or
-                        req.application_url).rstrip('/')
+        req.base_url = (
+            CONF.api.public_endpoint or req.application_url
+        ).rstrip('/')
         return action.handler(req)
 
 
@@ -107,16 +117,19 @@ def _check_version(value: str | None) -> None:
     if value is None:
         raise exceptions.BadRequest(
             'The Version header is required by /vnflcm/v2; send '
-            f'"Version: {V2_VERSION}".')
+            f'"Version: {V2_VERSION}".'
+        )
     value = value.strip()
     if not _VERSION_RE.match(value):
         raise exceptions.BadRequest(
             f'Version header {value[:40]!r} is not a version like '
-            f'{V2_VERSION}.')
+            f'{V2_VERSION}.'
+        )
     if value not in SUPPORTED_V2_VERSIONS:
         raise exceptions.NotAcceptable(
             f'API version {value} is not supported; supported: '
-            f'{", ".join(sorted(SUPPORTED_V2_VERSIONS))}.')
+            f'{", ".join(sorted(SUPPORTED_V2_VERSIONS))}.'
+        )
 
 
 def _context(req: webob.Request) -> vnfm_context.RequestContext:
@@ -144,29 +157,36 @@ def _negotiate(req: webob.Request, action: _R.Action) -> None:
         if ctype not in action.consumes:
             raise exceptions.UnsupportedMediaType(
                 f'Content-Type {ctype or "(none)"} is not supported here; '
-                f'use {" or ".join(action.consumes)}.')
+                f'use {" or ".join(action.consumes)}.'
+            )
     if action.produces is not None and 'Accept' in req.headers:
         offers = [*action.produces, http.PROBLEM_JSON]
         if not req.accept.acceptable_offers(offers):
             raise exceptions.NotAcceptable(
                 f'This resource is only available as '
                 f'{" or ".join(action.produces)}; the Accept header '
-                f'does not allow it.')
+                f'does not allow it.'
+            )
 
 
 def _read_body(req: api_request.ApiRequest, action: _R.Action) -> None:
     if action.body == _R.NO_BODY:
         return
-    limit = (CONF.vnf_package.max_size if action.body == _R.ZIP_BODY
-             else CONF.api.max_request_body_size)
+    limit = (
+        CONF.vnf_package.max_size
+        if action.body == _R.ZIP_BODY
+        else CONF.api.max_request_body_size
+    )
     if req.content_length is not None and req.content_length > limit:
         raise exceptions.PayloadTooLarge(
             f'The request body is {req.content_length} bytes; the limit is '
-            f'{limit}.')
+            f'{limit}.'
+        )
     data = req.body_file.read(limit + 1) if _has_body(req) else b''
     if len(data) > limit:
         raise exceptions.PayloadTooLarge(
-            f'The request body is larger than the limit of {limit} bytes.')
+            f'The request body is larger than the limit of {limit} bytes.'
+        )
     req.raw_body = data
     if action.body == _R.JSON_BODY:
         req.json = _parse_json(data, action)
@@ -175,15 +195,17 @@ def _read_body(req: api_request.ApiRequest, action: _R.Action) -> None:
 def _parse_json(data: bytes, action: _R.Action) -> Any:
     if not data.strip():
         if action.body_required:
-            raise exceptions.BadRequest('The request body is empty; a JSON '
-                                        'object is required.')
+            raise exceptions.BadRequest(
+                'The request body is empty; a JSON object is required.'
+            )
         body = {}
     else:
         try:
             body = orjson.loads(data)
         except orjson.JSONDecodeError as e:
             raise exceptions.BadRequest(
-                f'The request body is not valid JSON: {e}.') from None
+                f'The request body is not valid JSON: {e}.'
+            ) from None
     validation.reject_nul(body)
     if action.schema is not None:
         validation.validate(action.schema, body)
@@ -197,5 +219,6 @@ def build_app(rpc: Any = None) -> Callable:
     app: Callable = Application(rpc)
     if CONF.api.auth_strategy == 'keystone':
         from keystonemiddleware import auth_token  # noqa: PLC0415
+
         app = auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
     return app

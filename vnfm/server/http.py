@@ -17,13 +17,16 @@ TEXT = 'text/plain'
 OCTET_STREAM = 'application/octet-stream'
 
 
-def _response(status: int, body: bytes, content_type: str | None,
-              headers: dict[str, str] | None) -> webob.Response:
+def _response(
+    status: int,
+    body: bytes,
+    content_type: str | None,
+    headers: dict[str, str] | None,
+) -> webob.Response:
     # charset=None: clients compare Content-Type exactly (tackerclient does
     # ``'text/plain' == resp.headers['Content-Type']``).
     # (webob takes None; its stubs only allow a str.)
-    resp = webob.Response(status=status, body=body,
-                          charset=None)  # type: ignore[arg-type]
+    resp = webob.Response(status=status, body=body, charset=None)  # type: ignore[arg-type]
     if content_type is None:
         resp.headers.pop('Content-Type', None)  # absent on a 204
     else:
@@ -33,20 +36,23 @@ def _response(status: int, body: bytes, content_type: str | None,
     return resp
 
 
-def json_response(body: Any, status: int = 200,
-                  headers: dict[str, str] | None = None) -> webob.Response:
+def json_response(
+    body: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> webob.Response:
     """A JSON response."""
     return _response(status, orjson.dumps(body), JSON, headers)
 
 
-def empty_response(status: int = 204,
-                   headers: dict[str, str] | None = None) -> webob.Response:
+def empty_response(
+    status: int = 204, headers: dict[str, str] | None = None
+) -> webob.Response:
     """A response without body (204 No Content, 202 Accepted)."""
     return _response(status, b'', None, headers)
 
 
-def file_response(data: bytes, content_type: str,
-                  headers: dict[str, str] | None = None) -> webob.Response:
+def file_response(
+    data: bytes, content_type: str, headers: dict[str, str] | None = None
+) -> webob.Response:
     """A download; a ``Range`` request gets 206 with the part asked for
     (webob applies it when the response is called as a WSGI app)."""
     resp = _response(200, data, content_type, headers)
@@ -55,10 +61,11 @@ def file_response(data: bytes, content_type: str,
     return resp
 
 
-def problem_response(error: exceptions.VnfmError,
-                     headers: dict[str, str] | None = None
-                     ) -> webob.Response:
+def problem_response(
+    error: exceptions.VnfmError, headers: dict[str, str] | None = None
+) -> webob.Response:
     """The ProblemDetails (SOL013 6.3) of a VnfmError."""
     problem = error.to_problem()
-    return _response(error.status, orjson.dumps(problem), PROBLEM_JSON,
-                     headers)
+    return _response(
+        error.status, orjson.dumps(problem), PROBLEM_JSON, headers
+    )

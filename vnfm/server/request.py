@@ -53,7 +53,8 @@ class ApiRequest(webob.Request):
         target = {'project_id': project_id or self.ctx.project_id}
         if not policies.check(self.action.policy, target, self.ctx):
             raise exceptions.NotFound(
-                f'{self.path_args.get("id", "The resource")} does not exist.')
+                f'{self.path_args.get("id", "The resource")} does not exist.'
+            )
 
     @property
     def lcm_api_version(self) -> str:
@@ -63,5 +64,6 @@ class ApiRequest(webob.Request):
 
     def owner_filter(self) -> dict | None:
         """A ``where`` for list queries: the caller's project unless admin."""
-        return None if self.ctx.is_admin else {
-            'project_id': self.ctx.project_id}
+        return (
+            None if self.ctx.is_admin else {'project_id': self.ctx.project_id}
+        )

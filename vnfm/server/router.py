@@ -39,21 +39,42 @@ Handler = Callable[[ApiRequest], webob.Response]
 _ZIP_IN = (http.ZIP, http.OCTET_STREAM, 'application/x-zip-compressed')
 
 
-def _lcm(handler: Handler, rule: str, schema: dict | None = None,
-         consumes: tuple[str, ...] = _JSON) -> Action:
-    return Action(handler, p.LCM + rule, VNFLCM_V2,
-                  body=JSON_BODY if schema else 'none', schema=schema,
-                  consumes=consumes)
+def _lcm(
+    handler: Handler,
+    rule: str,
+    schema: dict | None = None,
+    consumes: tuple[str, ...] = _JSON,
+) -> Action:
+    return Action(
+        handler,
+        p.LCM + rule,
+        VNFLCM_V2,
+        body=JSON_BODY if schema else 'none',
+        schema=schema,
+        consumes=consumes,
+    )
 
 
-def _pkg(handler: Handler, rule: str, schema: dict | None = None, *,
-         body: str | None = None, consumes: tuple[str, ...] = _JSON,
-         body_required: bool = Action.body_required,
-         produces: tuple[str, ...] | None = Action.produces) -> Action:
-    return Action(handler, p.PKG + rule, VNFPKGM_V1,
-                  body=body or (JSON_BODY if schema else 'none'),
-                  schema=schema, body_required=body_required,
-                  consumes=consumes, produces=produces)
+def _pkg(
+    handler: Handler,
+    rule: str,
+    schema: dict | None = None,
+    *,
+    body: str | None = None,
+    consumes: tuple[str, ...] = _JSON,
+    body_required: bool = Action.body_required,
+    produces: tuple[str, ...] | None = Action.produces,
+) -> Action:
+    return Action(
+        handler,
+        p.PKG + rule,
+        VNFPKGM_V1,
+        body=body or (JSON_BODY if schema else 'none'),
+        schema=schema,
+        body_required=body_required,
+        consumes=consumes,
+        produces=produces,
+    )
 
 
 _INST = '/vnflcm/v2/vnf_instances/{id}'
@@ -61,73 +82,186 @@ _OCC = '/vnflcm/v2/vnf_lcm_op_occs/{id}'
 _PKG = '/vnfpkgm/v1/vnf_packages/{id}'
 
 TABLE: list[tuple[str, dict[str, Action]]] = [
-    ('/vnflcm/api_versions', {'GET': Action(
-        versions.vnflcm, p.LCM + 'api_versions', VERSIONS)}),
-    ('/vnflcm/v2/api_versions', {'GET': Action(
-        versions.vnflcm_v2, p.LCM + 'api_versions', VERSIONS)}),
-    ('/vnfpkgm/v1/api_versions', {'GET': Action(
-        versions.vnfpkgm_v1, p.PKG + 'api_versions', VERSIONS)}),
-    ('/vnflcm/v2/vnf_instances', {
-        'POST': _lcm(vnf_instances.create, 'create', inst_schema.CREATE),
-        'GET': _lcm(vnf_instances.index, 'index')}),
-    (_INST, {
-        'GET': _lcm(vnf_instances.show, 'show'),
-        'DELETE': _lcm(vnf_instances.delete, 'delete'),
-        'PATCH': _lcm(vnf_instances.modify, 'update', inst_schema.MODIFY,
-                      _PATCH)}),
-    (_INST + '/instantiate', {'POST': _lcm(
-        lcm.instantiate, 'instantiate', inst_schema.INSTANTIATE)}),
-    (_INST + '/terminate', {'POST': _lcm(
-        lcm.terminate, 'terminate', inst_schema.TERMINATE)}),
+    (
+        '/vnflcm/api_versions',
+        {'GET': Action(versions.vnflcm, p.LCM + 'api_versions', VERSIONS)},
+    ),
+    (
+        '/vnflcm/v2/api_versions',
+        {'GET': Action(versions.vnflcm_v2, p.LCM + 'api_versions', VERSIONS)},
+    ),
+    (
+        '/vnfpkgm/v1/api_versions',
+        {'GET': Action(versions.vnfpkgm_v1, p.PKG + 'api_versions', VERSIONS)},
+    ),
+    (
+        '/vnflcm/v2/vnf_instances',
+        {
+            'POST': _lcm(vnf_instances.create, 'create', inst_schema.CREATE),
+            'GET': _lcm(vnf_instances.index, 'index'),
+        },
+    ),
+    (
+        _INST,
+        {
+            'GET': _lcm(vnf_instances.show, 'show'),
+            'DELETE': _lcm(vnf_instances.delete, 'delete'),
+            'PATCH': _lcm(
+                vnf_instances.modify, 'update', inst_schema.MODIFY, _PATCH
+            ),
+        },
+    ),
+    (
+        _INST + '/instantiate',
+        {
+            'POST': _lcm(
+                lcm.instantiate, 'instantiate', inst_schema.INSTANTIATE
+            )
+        },
+    ),
+    (
+        _INST + '/terminate',
+        {'POST': _lcm(lcm.terminate, 'terminate', inst_schema.TERMINATE)},
+    ),
     (_INST + '/scale', {'POST': _lcm(lcm.scale, 'scale', inst_schema.SCALE)}),
-    (_INST + '/scale_to_level', {'POST': _lcm(
-        lcm.scale_to_level, 'scale_to_level', inst_schema.SCALE_TO_LEVEL)}),
+    (
+        _INST + '/scale_to_level',
+        {
+            'POST': _lcm(
+                lcm.scale_to_level,
+                'scale_to_level',
+                inst_schema.SCALE_TO_LEVEL,
+            )
+        },
+    ),
     (_INST + '/heal', {'POST': _lcm(lcm.heal, 'heal', inst_schema.HEAL)}),
-    (_INST + '/operate', {'POST': _lcm(lcm.operate, 'operate',
-                                       inst_schema.OPERATE)}),
-    (_INST + '/change_ext_conn', {'POST': _lcm(
-        lcm.change_ext_conn, 'change_ext_conn',
-        inst_schema.CHANGE_EXT_CONN)}),
-    (_INST + '/change_vnfpkg', {'POST': _lcm(
-        lcm.change_vnfpkg, 'change_vnfpkg', inst_schema.CHANGE_VNFPKG)}),
-    ('/vnflcm/v2/vnf_lcm_op_occs', {
-        'GET': _lcm(op_occs.index, 'lcm_op_occ_list')}),
+    (
+        _INST + '/operate',
+        {'POST': _lcm(lcm.operate, 'operate', inst_schema.OPERATE)},
+    ),
+    (
+        _INST + '/change_ext_conn',
+        {
+            'POST': _lcm(
+                lcm.change_ext_conn,
+                'change_ext_conn',
+                inst_schema.CHANGE_EXT_CONN,
+            )
+        },
+    ),
+    (
+        _INST + '/change_vnfpkg',
+        {
+            'POST': _lcm(
+                lcm.change_vnfpkg, 'change_vnfpkg', inst_schema.CHANGE_VNFPKG
+            )
+        },
+    ),
+    (
+        '/vnflcm/v2/vnf_lcm_op_occs',
+        {'GET': _lcm(op_occs.index, 'lcm_op_occ_list')},
+    ),
     (_OCC, {'GET': _lcm(op_occs.show, 'lcm_op_occ_show')}),
     (_OCC + '/retry', {'POST': _lcm(op_occs.retry, 'lcm_op_occ_retry')}),
-    (_OCC + '/rollback', {'POST': _lcm(op_occs.rollback,
-                                       'lcm_op_occ_rollback')}),
+    (
+        _OCC + '/rollback',
+        {'POST': _lcm(op_occs.rollback, 'lcm_op_occ_rollback')},
+    ),
     (_OCC + '/fail', {'POST': _lcm(op_occs.fail, 'lcm_op_occ_fail')}),
-    (_OCC + '/cancel', {'POST': _lcm(op_occs.cancel, 'lcm_op_occ_cancel',
-                                     inst_schema.CANCEL)}),
-    ('/vnflcm/v2/subscriptions', {
-        'POST': _lcm(subscriptions.create, 'subscription_create',
-                     subsc_schema.CREATE),
-        'GET': _lcm(subscriptions.index, 'subscription_list')}),
-    ('/vnflcm/v2/subscriptions/{id}', {
-        'GET': _lcm(subscriptions.show, 'subscription_show'),
-        'DELETE': _lcm(subscriptions.delete, 'subscription_delete')}),
-    ('/vnfpkgm/v1/vnf_packages', {
-        'POST': _pkg(vnf_packages.create, 'create', pkg_schema.CREATE,
-                     body_required=False),
-        'GET': _pkg(vnf_packages.index, 'index')}),
-    (_PKG, {
-        'GET': _pkg(vnf_packages.show, 'show'),
-        'PATCH': _pkg(vnf_packages.modify, 'patch', pkg_schema.MODIFY,
-                      consumes=_PATCH),
-        'DELETE': _pkg(vnf_packages.delete, 'delete')}),
-    (_PKG + '/package_content', {
-        'PUT': _pkg(package_content.upload, 'upload_package_content',
-                    body=ZIP_BODY, consumes=_ZIP_IN),
-        'GET': _pkg(package_content.download, 'fetch_package_content',
-                    produces=(http.ZIP,))}),
-    (_PKG + '/package_content/upload_from_uri', {'POST': _pkg(
-        package_content.upload_from_uri, 'upload_from_uri',
-        pkg_schema.UPLOAD_FROM_URI)}),
-    (_PKG + '/vnfd', {'GET': _pkg(package_content.vnfd,
-                                  'get_vnf_package_vnfd', produces=None)}),
+    (
+        _OCC + '/cancel',
+        {
+            'POST': _lcm(
+                op_occs.cancel, 'lcm_op_occ_cancel', inst_schema.CANCEL
+            )
+        },
+    ),
+    (
+        '/vnflcm/v2/subscriptions',
+        {
+            'POST': _lcm(
+                subscriptions.create,
+                'subscription_create',
+                subsc_schema.CREATE,
+            ),
+            'GET': _lcm(subscriptions.index, 'subscription_list'),
+        },
+    ),
+    (
+        '/vnflcm/v2/subscriptions/{id}',
+        {
+            'GET': _lcm(subscriptions.show, 'subscription_show'),
+            'DELETE': _lcm(subscriptions.delete, 'subscription_delete'),
+        },
+    ),
+    (
+        '/vnfpkgm/v1/vnf_packages',
+        {
+            'POST': _pkg(
+                vnf_packages.create,
+                'create',
+                pkg_schema.CREATE,
+                body_required=False,
+            ),
+            'GET': _pkg(vnf_packages.index, 'index'),
+        },
+    ),
+    (
+        _PKG,
+        {
+            'GET': _pkg(vnf_packages.show, 'show'),
+            'PATCH': _pkg(
+                vnf_packages.modify,
+                'patch',
+                pkg_schema.MODIFY,
+                consumes=_PATCH,
+            ),
+            'DELETE': _pkg(vnf_packages.delete, 'delete'),
+        },
+    ),
+    (
+        _PKG + '/package_content',
+        {
+            'PUT': _pkg(
+                package_content.upload,
+                'upload_package_content',
+                body=ZIP_BODY,
+                consumes=_ZIP_IN,
+            ),
+            'GET': _pkg(
+                package_content.download,
+                'fetch_package_content',
+                produces=(http.ZIP,),
+            ),
+        },
+    ),
+    (
+        _PKG + '/package_content/upload_from_uri',
+        {
+            'POST': _pkg(
+                package_content.upload_from_uri,
+                'upload_from_uri',
+                pkg_schema.UPLOAD_FROM_URI,
+            )
+        },
+    ),
+    (
+        _PKG + '/vnfd',
+        {
+            'GET': _pkg(
+                package_content.vnfd, 'get_vnf_package_vnfd', produces=None
+            )
+        },
+    ),
     # The client sends whatever Accept its last request used: ignore it.
-    (_PKG + '/artifacts/{path:.+}', {'GET': _pkg(
-        package_content.artifact, 'fetch_artifact', produces=None)}),
+    (
+        _PKG + '/artifacts/{path:.+}',
+        {
+            'GET': _pkg(
+                package_content.artifact, 'fetch_artifact', produces=None
+            )
+        },
+    ),
     *vims.ROUTES,
     *v1_routes.ROUTES,
 ]
@@ -154,12 +288,14 @@ class Router:
             allow = ', '.join(sorted(methods))
             error = exceptions.MethodNotAllowed(
                 f'{method[:20]} is not allowed on {path[:200]}; allowed: '
-                f'{allow}.')
+                f'{allow}.'
+            )
             error.headers = {'Allow': allow}
             raise error
         if 'id' in found and not _ID_RE.match(found['id']):
             raise exceptions.NotFound(
-                f'No resource with id {found["id"][:100]!r}.')
+                f'No resource with id {found["id"][:100]!r}.'
+            )
         return action, found
 
 

@@ -21,7 +21,8 @@ def compile_schema(schema: dict) -> jsonschema.Validator:
     validator = _compiled.get(id(schema))
     if validator is None:
         cls = jsonschema.validators.validator_for(
-            schema, default=jsonschema.Draft202012Validator)
+            schema, default=jsonschema.Draft202012Validator
+        )
         cls.check_schema(schema)
         validator = _compiled[id(schema)] = cls(schema)
     return validator
@@ -35,15 +36,18 @@ def describe(error: js_exceptions.ValidationError) -> str:
     """One line: ``attribute/path: what is wrong``."""
     path = _path(error.absolute_path)
     required = error.validator_value
-    if (error.validator == 'required' and isinstance(error.instance, dict)
-            and isinstance(required, list)):
+    if (
+        error.validator == 'required'
+        and isinstance(error.instance, dict)
+        and isinstance(required, list)
+    ):
         missing = next((r for r in required if r not in error.instance), '')
         where = f'{path}/{missing}' if path else str(missing)
         return f'{where}: is a required property'
     message = error.message
     if len(message) > _MAX_DETAIL:
         message = message[:_MAX_DETAIL] + '...'
-    return f"{path or 'request body'}: {message}"
+    return f'{path or "request body"}: {message}'
 
 
 def reject_nul(body: Any) -> None:
@@ -65,8 +69,9 @@ def reject_nul(body: Any) -> None:
 
 def _nul_error(path: tuple, what: str) -> None:
     raise exceptions.BadRequest(
-        f"{_path(path) or 'request body'}: {what} the character U+0000 "
-        '(NUL), which no attribute may hold.')
+        f'{_path(path) or "request body"}: {what} the character U+0000 '
+        '(NUL), which no attribute may hold.'
+    )
 
 
 def validate(schema: dict, body: Any) -> None:

@@ -37,8 +37,9 @@ def init_application() -> Callable:
     try:
         crypto.require_shared_keys('vnfm-api')
     except crypto.KeysNotConfigured as e:
-        logging.getLogger(__name__).error('vnfm-api cannot start: %s',
-                                          e.detail)
+        logging.getLogger(__name__).error(
+            'vnfm-api cannot start: %s', e.detail
+        )
         raise
     return api_app.build_app()
 
@@ -50,8 +51,9 @@ class _LazyApplication:
         self._app: Callable | None = None
         self._lock = threading.Lock()
 
-    def __call__(self, environ: dict, start_response: Callable
-                 ) -> Iterable[bytes]:
+    def __call__(
+        self, environ: dict, start_response: Callable
+    ) -> Iterable[bytes]:
         if self._app is None:
             with self._lock:
                 if self._app is None:

@@ -20,8 +20,8 @@ def api_client(
     conf.host = cluster.endpoint
     conf.ssl_ca_cert = str(cluster.ca_cert_path)
     conf.verify_ssl = True
-    conf.api_key = {"authorization": token or cluster.admin_token}
-    conf.api_key_prefix = {"authorization": "Bearer"}
+    conf.api_key = {'authorization': token or cluster.admin_token}
+    conf.api_key_prefix = {'authorization': 'Bearer'}
     return client.ApiClient(conf)
 
 
@@ -43,24 +43,24 @@ def service_account_token(
     """Create a ServiceAccount, maybe bound to a role; return its token."""
     with api_client(cluster) as api:
         core, rbac = client.CoreV1Api(api), client.RbacAuthorizationV1Api(api)
-        _create(core.create_namespace, {"metadata": {"name": namespace}})
+        _create(core.create_namespace, {'metadata': {'name': namespace}})
         _create(
             core.create_namespaced_service_account,
             namespace,
-            {"metadata": {"name": name}},
+            {'metadata': {'name': name}},
         )
-        secret = f"{name}-token"
+        secret = f'{name}-token'
         _create(
             core.create_namespaced_secret,
             namespace,
             {
-                "metadata": {
-                    "name": secret,
-                    "annotations": {
-                        "kubernetes.io/service-account.name": name
+                'metadata': {
+                    'name': secret,
+                    'annotations': {
+                        'kubernetes.io/service-account.name': name
                     },
                 },
-                "type": "kubernetes.io/service-account-token",
+                'type': 'kubernetes.io/service-account-token',
             },
         )
         if cluster_role:
@@ -68,17 +68,17 @@ def service_account_token(
                 rbac.create_namespaced_role_binding,
                 namespace,
                 {
-                    "metadata": {"name": f"{name}-{cluster_role}"},
-                    "roleRef": {
-                        "apiGroup": "rbac.authorization.k8s.io",
-                        "kind": "ClusterRole",
-                        "name": cluster_role,
+                    'metadata': {'name': f'{name}-{cluster_role}'},
+                    'roleRef': {
+                        'apiGroup': 'rbac.authorization.k8s.io',
+                        'kind': 'ClusterRole',
+                        'name': cluster_role,
                     },
-                    "subjects": [
+                    'subjects': [
                         {
-                            "kind": "ServiceAccount",
-                            "name": name,
-                            "namespace": namespace,
+                            'kind': 'ServiceAccount',
+                            'name': name,
+                            'namespace': namespace,
                         }
                     ],
                 },
@@ -87,12 +87,12 @@ def service_account_token(
 
         def filled() -> bool:
             data = core.read_namespaced_secret(secret, namespace).data or {}
-            if "token" in data:
-                token.append(base64.b64decode(data["token"]).decode())
+            if 'token' in data:
+                token.append(base64.b64decode(data['token']).decode())
             return bool(token)
 
         if not procs.wait_for(filled, timeout):
             raise ClusterError(
-                f"token of ServiceAccount {namespace}/{name} was never issued"
+                f'token of ServiceAccount {namespace}/{name} was never issued'
             )
         return token[0]

@@ -17,16 +17,20 @@ from vnfm.testing import procs
 class VnfmAll:
     """One vnfm-all on a state directory kept across restarts."""
 
-    def __init__(self, workdir: Path, *,
-                 conf: dict[str, dict[str, object]] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        conf: dict[str, dict[str, object]] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.workdir = Path(workdir)
         self.extra_conf = conf or {}
         self.env = {**os.environ, **(env or {})}
-        self.env.pop("OS_TRANSPORT_URL", None)
+        self.env.pop('OS_TRANSPORT_URL', None)
         self.api_port = procs.free_port()
         self.crypto_key = base64.urlsafe_b64encode(os.urandom(32)).decode()
-        self.log = self.workdir / "vnfm-all.log"
+        self.log = self.workdir / 'vnfm-all.log'
         self.pid = 0
         # Hook processes (sessions of their own) left by a killed vnfm-all.
         self.orphans: list[procs.Proc] = []
@@ -34,39 +38,44 @@ class VnfmAll:
     @property
     def api_url(self) -> str:
         """Root URL of the API."""
-        return f"http://127.0.0.1:{self.api_port}"
+        return f'http://127.0.0.1:{self.api_port}'
 
     @property
     def database(self) -> Path:
         """The SQLite file in state_path."""
-        return self.workdir / "state" / "vnfm.sqlite"
+        return self.workdir / 'state' / 'vnfm.sqlite'
 
     def start(self, host: str, timeout: float = 60.0) -> None:
         """Start vnfm-all as conductor ``host``; wait until it answers."""
         self.workdir.mkdir(parents=True, exist_ok=True)
-        conf = self.workdir / f"{host}.conf"
+        conf = self.workdir / f'{host}.conf'
         conf.write_text(procs.ini(self._sections(host)))
-        self.pid = procs.spawn([procs.bin_path("vnfm-all"), "--config-file",
-                                str(conf)], self.log, env=self.env,
-                               die_with_parent=True)
+        self.pid = procs.spawn(
+            [procs.bin_path('vnfm-all'), '--config-file', str(conf)],
+            self.log,
+            env=self.env,
+            die_with_parent=True,
+        )
 
         def ready() -> bool:
             if not procs.is_running(self.pid):
-                raise RuntimeError("vnfm-all exited during start-up:\n"
-                                   + self.log_tail())
+                raise RuntimeError(
+                    'vnfm-all exited during start-up:\n' + self.log_tail()
+                )
             return procs.api_answers(self.api_url)
 
         if not procs.wait_for(ready, timeout):
-            raise RuntimeError(f"vnfm-all not ready after {timeout}s:\n"
-                               + self.log_tail())
+            raise RuntimeError(
+                f'vnfm-all not ready after {timeout}s:\n' + self.log_tail()
+            )
 
     def _sections(self, host: str) -> dict[str, dict[str, object]]:
         sections: dict[str, dict[str, object]] = {
-            "DEFAULT": {"host": host, "state_path": self.workdir / "state"},
-            "crypto": {"keys": self.crypto_key},
-            "api": {"host_ip": "127.0.0.1", "port": self.api_port},
-            "conductor": dict(procs.FAST_LEASES),
-            "infra": {"enabled_infra_drivers": "noop"},
+            'DEFAULT': {'host': host, 'state_path': self.workdir / 'state'},
+            'crypto': {'keys': self.crypto_key},
+            'api': {'host_ip': '127.0.0.1', 'port': self.api_port},
+            'conductor': dict(procs.FAST_LEASES),
+            'infra': {'enabled_infra_drivers': 'noop'},
         }
         for section, opts in self.extra_conf.items():
             sections.setdefault(section, {}).update(opts)

@@ -49,7 +49,7 @@ def _builder(
     )
 
 
-def make_ca(common_name: str = "vnfm-localk8s-ca") -> KeyPair:
+def make_ca(common_name: str = 'vnfm-localk8s-ca') -> KeyPair:
     """Create a self-signed CA certificate and key."""
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
@@ -139,5 +139,5 @@ def make_service_account_key() -> tuple[bytes, bytes]:
 def write_private(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` readable by the owner only."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
+    with os.fdopen(fd, 'wb') as f:
         f.write(data)

@@ -27,8 +27,8 @@ class ClientError(Exception):
         self.argv, self.returncode = list(argv), returncode
         self.stdout, self.stderr = stdout, stderr
         super().__init__(
-            f"`{' '.join(argv)}` exited {returncode}\n"
-            f"stdout: {stdout.strip()}\nstderr: {stderr.strip()}"
+            f'`{" ".join(argv)}` exited {returncode}\n'
+            f'stdout: {stdout.strip()}\nstderr: {stderr.strip()}'
         )
 
     @property
@@ -43,10 +43,10 @@ class TackerClient:
     def __init__(self, endpoint: str, timeout: float = 60.0) -> None:
         self.endpoint = endpoint
         self.timeout = timeout
-        self.executable = os.path.join(sys.prefix, "bin", "openstack")
+        self.executable = os.path.join(sys.prefix, 'bin', 'openstack')
         # Ambient OS_* settings (a user's cloud, tokens) must not leak in.
         self.env = {
-            k: v for k, v in os.environ.items() if not k.startswith("OS_")
+            k: v for k, v in os.environ.items() if not k.startswith('OS_')
         }
         #: Every (argv, stdout, stderr) run, so tests can check that no
         #: output shows a secret.
@@ -58,13 +58,13 @@ class TackerClient:
         """The full command line for ``openstack <args>``."""
         argv = [
             self.executable,
-            "--os-auth-type",
-            "none",
-            "--os-endpoint",
+            '--os-auth-type',
+            'none',
+            '--os-endpoint',
             self.endpoint,
         ]
         if api_version:
-            argv += ["--os-tacker-api-version", api_version]
+            argv += ['--os-tacker-api-version', api_version]
         return argv + list(args)
 
     def run(
@@ -98,26 +98,26 @@ class TackerClient:
     ) -> Any:
         """Run a show/list command with ``-f json``; return its output."""
         out = self.run(
-            *args, "-f", "json", api_version=api_version, timeout=timeout
+            *args, '-f', 'json', api_version=api_version, timeout=timeout
         )
         return json.loads(out)
 
     def lcm(self, *args: str, timeout: float | None = None) -> str:
         """Run ``openstack vnflcm <args>`` on API v2; return stdout."""
-        return self.run("vnflcm", *args, api_version="2", timeout=timeout)
+        return self.run('vnflcm', *args, api_version='2', timeout=timeout)
 
     def lcm_json(self, *args: str, timeout: float | None = None) -> Any:
         """Run ``openstack vnflcm <args> -f json`` on API v2; parse it."""
-        return self.json("vnflcm", *args, api_version="2", timeout=timeout)
+        return self.json('vnflcm', *args, api_version='2', timeout=timeout)
 
     def pkg(self, *args: str, timeout: float | None = None) -> str:
         """Run ``openstack vnf package <args>``; return stdout."""
-        return self.run("vnf", "package", *args, timeout=timeout)
+        return self.run('vnf', 'package', *args, timeout=timeout)
 
     def pkg_json(self, *args: str, timeout: float | None = None) -> Any:
         """Run ``openstack vnf package <args> -f json``; parse it."""
-        return self.json("vnf", "package", *args, timeout=timeout)
+        return self.json('vnf', 'package', *args, timeout=timeout)
 
     def printed(self) -> str:
         """Everything every run printed (to check secrets never show)."""
-        return "\n".join(out + err for _, out, err in self.transcript)
+        return '\n'.join(out + err for _, out, err in self.transcript)

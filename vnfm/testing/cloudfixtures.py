@@ -15,7 +15,7 @@ import pytest
 from vnfm.testing.openstack.cloud import LocalCloud
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def local_cloud(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[LocalCloud]:
@@ -25,8 +25,8 @@ def local_cloud(
     tools/run-tests installs everything it needs.
     """
     cloud = LocalCloud(
-        tmp_path_factory.mktemp("localcloud"),
-        name=f"t{uuid.uuid4().hex[:8]}",
+        tmp_path_factory.mktemp('localcloud'),
+        name=f't{uuid.uuid4().hex[:8]}',
         die_with_parent=True,
     )
     cloud.start(timeout=300)

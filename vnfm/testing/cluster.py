@@ -18,10 +18,10 @@ from vnfm.testing import daemons
 from vnfm.testing import k8sbuild
 from vnfm.testing import procs
 
-ADMIN_USER = "vnfm-admin"
-NOACCESS_USER = "vnfm-noaccess"
+ADMIN_USER = 'vnfm-admin'
+NOACCESS_USER = 'vnfm-noaccess'
 DEFAULT_FAILING_IMAGES = (
-    r"(^|/)[^/]*\.invalid(:\d+)?/|(^|/)no-such-image([:@]|$)"
+    r'(^|/)[^/]*\.invalid(:\d+)?/|(^|/)no-such-image([:@]|$)'
 )
 # How often a daemon that exits while the cluster starts is started again.
 MAX_RESTARTS = 3
@@ -34,15 +34,17 @@ class ClusterError(RuntimeError):
 class DaemonFailed(ClusterError):
     """A daemon exited while the cluster started, and kept exiting."""
 
-    def __init__(self, daemon: str, daemon_proc: procs.Daemon,
-                 restarts: int) -> None:
+    def __init__(
+        self, daemon: str, daemon_proc: procs.Daemon, restarts: int
+    ) -> None:
         self.daemon = daemon
         self.returncode = daemon_proc.popen.returncode
         self.output_tail = daemon_proc.output_tail()
         super().__init__(
-            f"{daemon} exited ({daemon_proc.exit_reason()}; restarted "
-            f"{restarts} times); the end of {daemon_proc.log_path}:\n"
-            f"{self.output_tail or '(empty)'}")
+            f'{daemon} exited ({daemon_proc.exit_reason()}; restarted '
+            f'{restarts} times); the end of {daemon_proc.log_path}:\n'
+            f'{self.output_tail or "(empty)"}'
+        )
 
 
 class LocalCluster:
@@ -61,7 +63,7 @@ class LocalCluster:
         pod_ready_delay: float = 0.2,
         failing_image_pattern: str = DEFAULT_FAILING_IMAGES,
         extra_users: Mapping[str, Sequence[str]] | None = None,
-        name: str = "vnfm",
+        name: str = 'vnfm',
         die_with_parent: bool = False,
     ) -> None:
         self.state_dir = Path(state_dir).resolve()
@@ -86,22 +88,22 @@ class LocalCluster:
     @property
     def endpoint(self) -> str:
         """HTTPS URL of the API server."""
-        return f"https://127.0.0.1:{self.ports['apiserver']}"
+        return f'https://127.0.0.1:{self.ports["apiserver"]}'
 
     @property
     def ca_cert_path(self) -> Path:
         """PEM file of the cluster CA (signed the API server's cert)."""
-        return self.state_dir / "pki" / "ca.crt"
+        return self.state_dir / 'pki' / 'ca.crt'
 
     @property
     def kubeconfig_path(self) -> Path:
         """Kubeconfig for clients, with the admin token."""
-        return self.state_dir / "admin.kubeconfig"
+        return self.state_dir / 'admin.kubeconfig'
 
     @property
     def token_file(self) -> Path:
         """The API server's static token file."""
-        return self.state_dir / "tokens.csv"
+        return self.state_dir / 'tokens.csv'
 
     @property
     def admin_token(self) -> str:
@@ -126,24 +128,24 @@ class LocalCluster:
     def describe(self) -> dict[str, Any]:
         """JSON-able description of the running cluster."""
         return {
-            "name": self.name,
-            "endpoint": self.endpoint,
-            "ca_cert_path": str(self.ca_cert_path),
-            "bearer_token": self.admin_token,
-            "kubeconfig_path": str(self.kubeconfig_path),
-            "token_file": str(self.token_file),
-            "kubectl": str(self.kubectl),
-            "state_dir": str(self.state_dir),
-            "nodes": self.nodes,
-            "pids": dict(self.pids),
-            "ports": dict(self.ports),
-            "users": {
+            'name': self.name,
+            'endpoint': self.endpoint,
+            'ca_cert_path': str(self.ca_cert_path),
+            'bearer_token': self.admin_token,
+            'kubeconfig_path': str(self.kubeconfig_path),
+            'token_file': str(self.token_file),
+            'kubectl': str(self.kubectl),
+            'state_dir': str(self.state_dir),
+            'nodes': self.nodes,
+            'pids': dict(self.pids),
+            'ports': dict(self.ports),
+            'users': {
                 u: t
                 for u, t in self.tokens.items()
-                if not u.startswith("system:")
+                if not u.startswith('system:')
             },
-            "startup_seconds": round(self.startup_seconds, 2),
-            "restarts": dict(self.restarts),
+            'startup_seconds': round(self.startup_seconds, 2),
+            'restarts': dict(self.restarts),
         }
 
     # -- lifecycle ----------------------------------------------------------
@@ -153,7 +155,7 @@ class LocalCluster:
         meanwhile is started again (up to MAX_RESTARTS times within
         ``timeout``); on failure stop every process it started."""
         if self.procs:
-            raise ClusterError(f"cluster {self.name} is started already")
+            raise ClusterError(f'cluster {self.name} is started already')
         self.binaries = k8sbuild.ensure_built()
         self.restarts = {}
         begin = time.monotonic()
@@ -165,23 +167,23 @@ class LocalCluster:
             # controller manager gives up if /healthz is not OK within 10 s,
             # which a loaded machine can miss, so it waits for /readyz.
             self._start_scheduler_and_kubelet()
-            self._wait(self._apiserver_ready, deadline, "API server /readyz")
+            self._wait(self._apiserver_ready, deadline, 'API server /readyz')
             self._spawn(
-                "kube-controller-manager",
+                'kube-controller-manager',
                 daemons.controller_manager(self.binaries, self._layout()),
             )
             self._wait(
-                lambda: self._has_token("default"),
+                lambda: self._has_token('default'),
                 deadline,
-                "default ServiceAccount token",
+                'default ServiceAccount token',
             )
             self._wait(
-                self._nodes_ready, deadline, f"{self.nodes} Ready nodes"
+                self._nodes_ready, deadline, f'{self.nodes} Ready nodes'
             )
         except BaseException as e:
             left = self._stop_processes()
             if left:
-                e.args = (*e.args, f"pids {left} survived SIGKILL")
+                e.args = (*e.args, f'pids {left} survived SIGKILL')
             raise
         self.startup_seconds = time.monotonic() - begin
         self.complete = True
@@ -192,7 +194,7 @@ class LocalCluster:
         """Stop all daemons with their process groups and descendants."""
         left = self._stop_processes()
         if left:
-            raise ClusterError(f"pids {left} survived SIGKILL")
+            raise ClusterError(f'pids {left} survived SIGKILL')
 
     def _stop_processes(self) -> list[int]:
         mine = list(self.daemons.values())
@@ -201,15 +203,18 @@ class LocalCluster:
         self.daemons.clear()
         self.procs.clear()
         self.complete = False
-        state = self.state_dir / "state.json"
+        state = self.state_dir / 'state.json'
         if state.exists():
             state.unlink()
         return left
 
     def running(self) -> bool:
         """Tell whether the cluster started and every daemon is alive."""
-        return self.complete and bool(self.procs) and all(
-            self._alive(d) for d in self.procs)
+        return (
+            self.complete
+            and bool(self.procs)
+            and all(self._alive(d) for d in self.procs)
+        )
 
     def _alive(self, daemon: str) -> bool:
         if daemon in self.daemons:
@@ -229,18 +234,18 @@ class LocalCluster:
     @classmethod
     def load(cls, state_dir: str | Path) -> LocalCluster:
         """Rebuild the handle of a cluster started by ``vnfm-localk8s up``."""
-        data = json.loads((Path(state_dir) / "state.json").read_text())
-        cluster = cls(state_dir, nodes=data["nodes"], name=data["name"])
+        data = json.loads((Path(state_dir) / 'state.json').read_text())
+        cluster = cls(state_dir, nodes=data['nodes'], name=data['name'])
         cluster.procs = {
             d: procs.Proc(pid, start)
-            for d, (pid, start) in data.get("procs", {}).items()
+            for d, (pid, start) in data.get('procs', {}).items()
         }
-        cluster.ports, cluster.tokens = data["ports"], data["tokens"]
-        cluster.complete = data.get("complete", False)
-        cluster.restarts = data.get("restarts", {})
-        cluster.startup_seconds = data.get("startup_seconds", 0.0)
+        cluster.ports, cluster.tokens = data['ports'], data['tokens']
+        cluster.complete = data.get('complete', False)
+        cluster.restarts = data.get('restarts', {})
+        cluster.startup_seconds = data.get('startup_seconds', 0.0)
         cluster.binaries = k8sbuild.K8sBinaries(
-            Path(data["bin_dir"]), Path(data["kubectl"]), Path(data["etcd"])
+            Path(data['bin_dir']), Path(data['kubectl']), Path(data['etcd'])
         )
         return cluster
 
@@ -249,57 +254,58 @@ class LocalCluster:
     def _save_state(self) -> None:
         assert self.binaries is not None
         data = {
-            "name": self.name,
-            "nodes": self.nodes,
-            "complete": self.complete,
-            "procs": {d: [p.pid, p.start] for d, p in self.procs.items()},
-            "ports": self.ports,
-            "tokens": self.tokens,
-            "startup_seconds": self.startup_seconds,
-            "restarts": self.restarts,
-            "bin_dir": str(self.binaries.bin_dir),
-            "kubectl": str(self.binaries.kubectl),
-            "etcd": str(self.binaries.etcd),
+            'name': self.name,
+            'nodes': self.nodes,
+            'complete': self.complete,
+            'procs': {d: [p.pid, p.start] for d, p in self.procs.items()},
+            'ports': self.ports,
+            'tokens': self.tokens,
+            'startup_seconds': self.startup_seconds,
+            'restarts': self.restarts,
+            'bin_dir': str(self.binaries.bin_dir),
+            'kubectl': str(self.binaries.kubectl),
+            'etcd': str(self.binaries.etcd),
         }
         # Renamed into place: `up` may be killed while it writes.
-        path = self.state_dir / "state.json"
-        certs.write_private(path.with_suffix(".tmp"),
-                            json.dumps(data, indent=2).encode())
-        path.with_suffix(".tmp").replace(path)
+        path = self.state_dir / 'state.json'
+        certs.write_private(
+            path.with_suffix('.tmp'), json.dumps(data, indent=2).encode()
+        )
+        path.with_suffix('.tmp').replace(path)
 
     def _layout(self) -> daemons.Layout:
         return daemons.Layout(
             self.state_dir,
-            etcd_port=self.ports["etcd"],
-            etcd_peer_port=self.ports["etcd_peer"],
-            apiserver_port=self.ports["apiserver"],
+            etcd_port=self.ports['etcd'],
+            etcd_peer_port=self.ports['etcd_peer'],
+            apiserver_port=self.ports['apiserver'],
         )
 
     def _prepare(self) -> None:
         if self.state_dir.exists():
             shutil.rmtree(self.state_dir)
-        (self.state_dir / "logs").mkdir(parents=True)
+        (self.state_dir / 'logs').mkdir(parents=True)
         self.ports = {
-            k: procs.free_port() for k in ("etcd", "etcd_peer", "apiserver")
+            k: procs.free_port() for k in ('etcd', 'etcd_peer', 'apiserver')
         }
         clusterfiles.write_pki(
-            self.state_dir / "pki", f"{self.name}-localk8s-ca"
+            self.state_dir / 'pki', f'{self.name}-localk8s-ca'
         )
         users = {
-            ADMIN_USER: ["system:masters"],
+            ADMIN_USER: ['system:masters'],
             # All controllers share this identity (daemons.py says why).
-            "system:kube-controller-manager": ["system:masters"],
-            "system:kube-scheduler": [],
-            "vnfm-sim-kubelet": ["system:masters"],
+            'system:kube-controller-manager': ['system:masters'],
+            'system:kube-scheduler': [],
+            'vnfm-sim-kubelet': ['system:masters'],
             NOACCESS_USER: [],
             **{u: list(g) for u, g in self.extra_users.items()},
         }
         self.tokens = clusterfiles.write_tokens(self.token_file, users)
         for file, user in (
-            ("admin.kubeconfig", ADMIN_USER),
-            ("cm.kubeconfig", "system:kube-controller-manager"),
-            ("scheduler.kubeconfig", "system:kube-scheduler"),
-            ("kubelet.kubeconfig", "vnfm-sim-kubelet"),
+            ('admin.kubeconfig', ADMIN_USER),
+            ('cm.kubeconfig', 'system:kube-controller-manager'),
+            ('scheduler.kubeconfig', 'system:kube-scheduler'),
+            ('kubelet.kubeconfig', 'vnfm-sim-kubelet'),
         ):
             clusterfiles.write_kubeconfig(
                 self.state_dir / file,
@@ -313,7 +319,7 @@ class LocalCluster:
     def _spawn(
         self, daemon: str, argv: list[str], env: dict[str, str] | None = None
     ) -> None:
-        log = self.state_dir / "logs" / f"{daemon}.log"
+        log = self.state_dir / 'logs' / f'{daemon}.log'
         started = procs.Daemon(
             argv, log, env=env, die_with_parent=self.die_with_parent
         )
@@ -324,13 +330,13 @@ class LocalCluster:
     def _start_store_and_apiserver(self) -> None:
         bins, lay = self.binaries, self._layout()
         assert bins is not None
-        self._spawn("etcd", daemons.etcd(bins, lay))
-        self._spawn("kube-apiserver", daemons.apiserver(bins, lay))
+        self._spawn('etcd', daemons.etcd(bins, lay))
+        self._spawn('kube-apiserver', daemons.apiserver(bins, lay))
 
     def _start_scheduler_and_kubelet(self) -> None:
         bins, lay = self.binaries, self._layout()
         assert bins is not None
-        self._spawn("kube-scheduler", daemons.scheduler(bins, lay))
+        self._spawn('kube-scheduler', daemons.scheduler(bins, lay))
         argv = daemons.kubelet(
             lay,
             self.nodes,
@@ -338,7 +344,7 @@ class LocalCluster:
             self.pod_ready_delay,
             self.failing_image_pattern,
         )
-        self._spawn("kubelet", argv, env=daemons.python_env())
+        self._spawn('kubelet', argv, env=daemons.python_env())
 
     def _wait(self, predicate: Any, deadline: float, what: str) -> None:
         def check() -> bool:
@@ -351,27 +357,32 @@ class LocalCluster:
             check, max(0.0, deadline - time.monotonic()), interval=0.1
         ):
             raise ClusterError(
-                f"timed out waiting for {what}; see {self.state_dir / 'logs'}"
+                f'timed out waiting for {what}; see {self.state_dir / "logs"}'
             )
 
     def _restart(self, daemon: str, deadline: float) -> None:
         """Start ``daemon`` again if the cluster is starting and it may."""
         dead = self.daemons.get(daemon)
         if dead is None:
-            raise ClusterError(f"{daemon} (pid {self.pids[daemon]}) is gone")
+            raise ClusterError(f'{daemon} (pid {self.pids[daemon]}) is gone')
         count = self.restarts.get(daemon, 0)
-        if (self.complete or count >= MAX_RESTARTS
-                or time.monotonic() >= deadline):
+        if (
+            self.complete
+            or count >= MAX_RESTARTS
+            or time.monotonic() >= deadline
+        ):
             raise DaemonFailed(daemon, dead, count)
         self.restarts[daemon] = count + 1
-        with open(dead.log_path, "a") as log:
-            log.write(f"--- vnfm-localk8s: {daemon} exited "
-                      f"({dead.exit_reason()}); restart {count + 1} ---\n")
+        with open(dead.log_path, 'a') as log:
+            log.write(
+                f'--- vnfm-localk8s: {daemon} exited '
+                f'({dead.exit_reason()}); restart {count + 1} ---\n'
+            )
         self._spawn(daemon, dead.argv, env=dead.env)
 
     def get(self, path: str) -> tuple[int, bytes]:
         """GET ``path`` with the admin token: (status, body)."""
-        return self.request("GET", path)
+        return self.request('GET', path)
 
     def request(
         self, method: str, path: str, body: Any = None
@@ -379,11 +390,11 @@ class LocalCluster:
         """``method`` ``path`` with the admin token and ``body`` as JSON:
         (status, body); status 0 when the apiserver did not answer."""
         ctx = ssl.create_default_context(cafile=str(self.ca_cert_path))
-        headers = {"Authorization": f"Bearer {self.admin_token}"}
+        headers = {'Authorization': f'Bearer {self.admin_token}'}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
+            headers['Content-Type'] = 'application/json'
         req = urllib.request.Request(
             self.endpoint + path, data=data, headers=headers, method=method
         )
@@ -393,7 +404,7 @@ class LocalCluster:
         except urllib.error.HTTPError as e:
             return e.code, e.read()
         except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return 0, b""
+            return 0, b''
 
     def create_namespace(self, name: str, timeout: float = 30.0) -> str:
         """Create namespace ``name`` and wait until Pods can be created in
@@ -405,39 +416,39 @@ class LocalCluster:
         ServiceAccount is 404, which is waited out like a missing token.
         """
         status, body = self.request(
-            "POST", "/api/v1/namespaces", {"metadata": {"name": name}}
+            'POST', '/api/v1/namespaces', {'metadata': {'name': name}}
         )
         if status != 201:
             raise ClusterError(
-                f"creating namespace {name}: HTTP {status} {body[:200]!r}"
+                f'creating namespace {name}: HTTP {status} {body[:200]!r}'
             )
         self._wait(
             lambda: self._has_token(name),
             time.monotonic() + timeout,
-            f"the default ServiceAccount token of namespace {name}",
+            f'the default ServiceAccount token of namespace {name}',
         )
         return name
 
     def _apiserver_ready(self) -> bool:
-        return self.get("/readyz")[0] == 200
+        return self.get('/readyz')[0] == 200
 
     def _has_token(self, namespace: str) -> bool:
         status, body = self.get(
-            f"/api/v1/namespaces/{namespace}/serviceaccounts/default"
+            f'/api/v1/namespaces/{namespace}/serviceaccounts/default'
         )
-        return status == 200 and bool(json.loads(body).get("secrets"))
+        return status == 200 and bool(json.loads(body).get('secrets'))
 
     def _nodes_ready(self) -> bool:
-        status, body = self.get("/api/v1/nodes")
+        status, body = self.get('/api/v1/nodes')
         if status != 200:
             return False
         ready = [
             n
-            for n in json.loads(body)["items"]
-            if not n["spec"].get("taints")
+            for n in json.loads(body)['items']
+            if not n['spec'].get('taints')
             and any(
-                c["type"] == "Ready" and c["status"] == "True"
-                for c in n.get("status", {}).get("conditions", [])
+                c['type'] == 'Ready' and c['status'] == 'True'
+                for c in n.get('status', {}).get('conditions', [])
             )
         ]
         return len(ready) >= self.nodes

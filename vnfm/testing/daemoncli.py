@@ -15,7 +15,7 @@ from typing import Any
 
 
 def _loaded(cls: Any, state_dir: Path) -> Any | None:
-    if not (state_dir / "state.json").exists():
+    if not (state_dir / 'state.json').exists():
         return None
     return cls.load(state_dir)
 
@@ -39,7 +39,7 @@ def up(
     try:
         handle.start(timeout=timeout)
     except errors as e:
-        print(f"{prog}: {e}", file=sys.stderr)
+        print(f'{prog}: {e}', file=sys.stderr)
         return 1
     print(json.dumps(handle.describe(), indent=2))
     return 0
@@ -50,7 +50,7 @@ def down(cls: Any, name: str, state_dir: Path) -> int:
     handle = _loaded(cls, state_dir)
     if handle:
         handle.stop()
-    print(json.dumps({"name": name, "stopped": handle is not None}))
+    print(json.dumps({'name': name, 'stopped': handle is not None}))
     return 0
 
 
@@ -58,12 +58,12 @@ def status(cls: Any, name: str, state_dir: Path) -> int:
     """Print the handle with its liveness and memory; 1 if not running."""
     handle = _loaded(cls, state_dir)
     if handle is None:
-        print(json.dumps({"name": name, "running": False}))
+        print(json.dumps({'name': name, 'running': False}))
         return 1
     running = handle.running()
     info = handle.describe() | {
-        "running": running,
-        "memory_kib": handle.memory_kib(),
+        'running': running,
+        'memory_kib': handle.memory_kib(),
     }
     print(json.dumps(info, indent=2))
     return 0 if running else 1

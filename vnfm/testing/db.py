@@ -31,45 +31,46 @@ from vnfm.db import models
 from vnfm.db import session
 from vnfm.testing import prereqs
 
-BACKENDS = ("sqlite", "postgresql", "mysql")
+BACKENDS = ('sqlite', 'postgresql', 'mysql')
 
 _SERVERS = {
-    "postgresql": (
-        "VNFM_TEST_POSTGRESQL_URL",
-        "postgresql+psycopg2://postgres@127.0.0.1:5432",
+    'postgresql': (
+        'VNFM_TEST_POSTGRESQL_URL',
+        'postgresql+psycopg2://postgres@127.0.0.1:5432',
     ),
-    "mysql": ("VNFM_TEST_MYSQL_URL", "mysql+pymysql://root@127.0.0.1:3306"),
+    'mysql': ('VNFM_TEST_MYSQL_URL', 'mysql+pymysql://root@127.0.0.1:3306'),
 }
 # The database an admin connection opens to create and drop others.
-_ADMIN_DB = {"postgresql": "postgres", "mysql": ""}
+_ADMIN_DB = {'postgresql': 'postgres', 'mysql': ''}
 _CREATE = {
-    "postgresql": "CREATE DATABASE {}",
-    "mysql": "CREATE DATABASE {} CHARACTER SET utf8mb4",
+    'postgresql': 'CREATE DATABASE {}',
+    'mysql': 'CREATE DATABASE {} CHARACTER SET utf8mb4',
 }
 # FORCE: a test that leaked a connection must not keep its database alive.
 _DROP = {
-    "postgresql": "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-    "mysql": "DROP DATABASE IF EXISTS {}",
+    'postgresql': 'DROP DATABASE IF EXISTS {} WITH (FORCE)',
+    'mysql': 'DROP DATABASE IF EXISTS {}',
 }
-_QUERY = {"postgresql": "", "mysql": "?charset=utf8mb4"}
+_QUERY = {'postgresql': '', 'mysql': '?charset=utf8mb4'}
 
 
-def server_url(backend: str, database: str = "") -> str:
+def server_url(backend: str, database: str = '') -> str:
     """The SQLAlchemy URL of ``database`` on the ``backend`` test server."""
     env, default = _SERVERS[backend]
-    base = os.environ.get(env, default).rstrip("/")
-    return f"{base}/{database}{_QUERY[backend]}"
+    base = os.environ.get(env, default).rstrip('/')
+    return f'{base}/{database}{_QUERY[backend]}'
 
 
 def required() -> bool:
     """Whether an unreachable database server fails tests (CI)."""
     return prereqs.strict() or (
-        os.environ.get("VNFM_REQUIRE_DBS", "") not in ("", "0"))
+        os.environ.get('VNFM_REQUIRE_DBS', '') not in ('', '0')
+    )
 
 
 def reachable(backend: str, timeout: float = 1.0) -> bool:
     """Whether the ``backend`` server accepts TCP connections."""
-    if backend == "sqlite":
+    if backend == 'sqlite':
         return True
     url = parse.urlsplit(server_url(backend))
     try:
@@ -85,10 +86,13 @@ def skip_unless_reachable(backend: str) -> None:
     """Skip the test when ``backend`` is down; fail if DBs are required."""
     if reachable(backend):
         return
-    message = f"{backend} test server at {server_url(backend)} unreachable"
+    message = f'{backend} test server at {server_url(backend)} unreachable'
     if required():
-        pytest.fail(message + " (required in CI, under tools/run-tests and "
-                    "with VNFM_REQUIRE_DBS)", pytrace=False)
+        pytest.fail(
+            message + ' (required in CI, under tools/run-tests and '
+            'with VNFM_REQUIRE_DBS)',
+            pytrace=False,
+        )
     pytest.skip(message)
 
 
@@ -96,7 +100,7 @@ def _admin(backend: str, statement: str) -> None:
     engine = session.create_engine(server_url(backend, _ADMIN_DB[backend]))
     try:
         with engine.connect() as conn:
-            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+            conn = conn.execution_options(isolation_level='AUTOCOMMIT')
             conn.exec_driver_sql(statement)
     finally:
         engine.dispose()
@@ -105,14 +109,14 @@ def _admin(backend: str, statement: str) -> None:
 @contextlib.contextmanager
 def throwaway_database(backend: str, tmp_dir: Path) -> Iterator[str]:
     """An empty database with a unique name; yields its URL, then drops it."""
-    if backend == "sqlite":
-        path = tmp_dir / f"vnfm_test_{uuid.uuid4().hex[:12]}.sqlite"
-        yield f"sqlite:///{path}"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    if backend == 'sqlite':
+        path = tmp_dir / f'vnfm_test_{uuid.uuid4().hex[:12]}.sqlite'
+        yield f'sqlite:///{path}'
+        for suffix in ('', '-wal', '-shm'):
+            Path(f'{path}{suffix}').unlink(missing_ok=True)
         return
     skip_unless_reachable(backend)
-    name = f"vnfm_test_{uuid.uuid4().hex[:12]}"
+    name = f'vnfm_test_{uuid.uuid4().hex[:12]}'
     _admin(backend, _CREATE[backend].format(name))
     try:
         yield server_url(backend, name)
@@ -123,16 +127,16 @@ def throwaway_database(backend: str, tmp_dir: Path) -> Iterator[str]:
 @contextlib.contextmanager
 def use_database(url: str) -> Iterator[None]:
     """Make ``url`` vnfm's configured database and engine for a while."""
-    CONF.set_override("connection", url, group="database")
+    CONF.set_override('connection', url, group='database')
     session.set_engine(session.create_engine(url))
     try:
         yield
     finally:
         session.set_engine(None)
-        CONF.clear_override("connection", group="database")
+        CONF.clear_override('connection', group='database')
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def migrated_database(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Callable[[str], str]]:
@@ -147,7 +151,7 @@ def migrated_database(
         def get(backend: str) -> str:
             if backend not in urls:
                 url = stack.enter_context(
-                    throwaway_database(backend, tmp_path_factory.mktemp("db"))
+                    throwaway_database(backend, tmp_path_factory.mktemp('db'))
                 )
                 migration.upgrade(url=url)
                 urls[backend] = url

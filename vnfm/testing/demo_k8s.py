@@ -27,13 +27,20 @@ from vnfm.testing import k8sbuild
 from vnfm.testing.cluster import ClusterError
 from vnfm.testing.cluster import LocalCluster
 
-__all__ = ['ClusterError', 'DemoCluster', 'binaries_cached',
-           'cnf_change_vnfpkg_request', 'cnf_instantiate_request',
-           'unavailable']
+__all__ = [
+    'ClusterError',
+    'DemoCluster',
+    'binaries_cached',
+    'cnf_change_vnfpkg_request',
+    'cnf_instantiate_request',
+    'unavailable',
+]
 
 #: Manifests of samples/packages/cnf_simple, in apply order.
-CNF_DEF_FILES = [f'Files/kubernetes/{n}.yaml' for n in (
-    'configmap', 'secret', 'service', 'deployment', 'pod')]
+CNF_DEF_FILES = [
+    f'Files/kubernetes/{n}.yaml'
+    for n in ('configmap', 'secret', 'service', 'deployment', 'pod')
+]
 CNF_VNFD_ID = '7c2a4d1e-3b5f-4e8a-9c61-2f0d8e4b5a10'
 CNF_V2_VNFD_ID = '9afa3b6e-985e-48e9-8765-0acabb06cd17'
 KUBERNETES_VIM_TYPE = 'ETSINFV.KUBERNETES.V_1'
@@ -58,11 +65,19 @@ def unavailable() -> str | None:
 class DemoCluster:
     """A LocalCluster for the demo: start, describe as a VIM, stop."""
 
-    def __init__(self, state_dir: str | Path, pod_ready_delay: float = 0.2,
-                 die_with_parent: bool = True) -> None:
+    def __init__(
+        self,
+        state_dir: str | Path,
+        pod_ready_delay: float = 0.2,
+        die_with_parent: bool = True,
+    ) -> None:
         self.cluster = LocalCluster(
-            state_dir, nodes=2, pod_ready_delay=pod_ready_delay,
-            name='vnfmdemo', die_with_parent=die_with_parent)
+            state_dir,
+            nodes=2,
+            pod_ready_delay=pod_ready_delay,
+            name='vnfmdemo',
+            die_with_parent=die_with_parent,
+        )
 
     def start(self, timeout: float = 120.0) -> DemoCluster:
         """Start the control plane and the simulated kubelet."""
@@ -87,10 +102,13 @@ class DemoCluster:
     def vim_config(self) -> dict[str, Any]:
         """What ``openstack vim register --config-file`` takes (Tacker's
         Kubernetes vim.yaml); the bearer token is a secret."""
-        return {'auth_url': self.cluster.endpoint,
-                'bearer_token': self.cluster.admin_token,
-                'ssl_ca_cert': self.cluster.ca_cert_path.read_text(),
-                'project_name': 'default', 'type': 'kubernetes'}
+        return {
+            'auth_url': self.cluster.endpoint,
+            'bearer_token': self.cluster.admin_token,
+            'ssl_ca_cert': self.cluster.ca_cert_path.read_text(),
+            'project_name': 'default',
+            'type': 'kubernetes',
+        }
 
     def write_vim_yaml(self, path: str | Path) -> Path:
         """Write ``vim_config()`` as a private YAML file; its path."""
@@ -103,17 +121,26 @@ class DemoCluster:
     def kubectl_argv(self, *args: str) -> list[str]:
         """The command line of ``kubectl <args>`` on this cluster (to print
         or run)."""
-        return [str(self.cluster.kubectl), '--kubeconfig',
-                str(self.cluster.kubeconfig_path), *args]
+        return [
+            str(self.cluster.kubectl),
+            '--kubeconfig',
+            str(self.cluster.kubeconfig_path),
+            *args,
+        ]
 
     def kubectl(self, *args: str, timeout: float = 60.0) -> str:
         """Run ``kubectl <args>``; its stdout (RuntimeError on failure)."""
         proc = subprocess.run(  # nosec B603 - fixed argv, no shell
-            self.kubectl_argv(*args), capture_output=True, text=True,
-            timeout=timeout, check=False)
+            self.kubectl_argv(*args),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
         if proc.returncode:
-            raise RuntimeError(f"kubectl {' '.join(args)}: "
-                               f'{proc.stderr.strip()}')
+            raise RuntimeError(
+                f'kubectl {" ".join(args)}: {proc.stderr.strip()}'
+            )
         return proc.stdout
 
     def create_namespace(self, name: str, timeout: float = 30.0) -> str:
@@ -121,22 +148,31 @@ class DemoCluster:
         return self.cluster.create_namespace(name, timeout)
 
 
-def cnf_instantiate_request(namespace: str, vim_id: str | None = None
-                            ) -> dict[str, Any]:
+def cnf_instantiate_request(
+    namespace: str, vim_id: str | None = None
+) -> dict[str, Any]:
     """InstantiateVnfRequest of samples/packages/cnf_simple into
     ``namespace``; on registered VIM ``vim_id`` (None: the default VIM)."""
     body: dict[str, Any] = {
         'flavourId': 'simple',
-        'additionalParams': {'lcm-kubernetes-def-files': CNF_DEF_FILES,
-                             'namespace': namespace}}
+        'additionalParams': {
+            'lcm-kubernetes-def-files': CNF_DEF_FILES,
+            'namespace': namespace,
+        },
+    }
     if vim_id:
         body['vimConnectionInfo'] = {
-            'vim1': {'vimId': vim_id, 'vimType': KUBERNETES_VIM_TYPE}}
+            'vim1': {'vimId': vim_id, 'vimType': KUBERNETES_VIM_TYPE}
+        }
     return body
 
 
 def cnf_change_vnfpkg_request() -> dict[str, Any]:
     """ChangeCurrentVnfPkgRequest to samples/packages/cnf_simple_v2."""
-    return {'vnfdId': CNF_V2_VNFD_ID,
-            'additionalParams': {'upgrade_type': 'RollingUpdate',
-                                 'lcm-kubernetes-def-files': CNF_DEF_FILES}}
+    return {
+        'vnfdId': CNF_V2_VNFD_ID,
+        'additionalParams': {
+            'upgrade_type': 'RollingUpdate',
+            'lcm-kubernetes-def-files': CNF_DEF_FILES,
+        },
+    }

@@ -17,10 +17,10 @@ from vnfm.testing import prereqs
 from vnfm.testing.cluster import LocalCluster
 
 #: Static users of every test cluster, with their groups (no RBAC bindings).
-TEST_USERS = {"vnfm-viewer": ["vnfm:viewers"]}
+TEST_USERS = {'vnfm-viewer': ['vnfm:viewers']}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def local_k8s(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[LocalCluster]:
@@ -31,14 +31,14 @@ def local_k8s(
         k8sbuild.ensure_built()
     except k8sbuild.BuildUnavailable as e:
         prereqs.missing(
-            f"local Kubernetes unavailable: {e}", opt_out=k8sbuild.SKIP_ENV
+            f'local Kubernetes unavailable: {e}', opt_out=k8sbuild.SKIP_ENV
         )
     cluster = LocalCluster(
-        tmp_path_factory.mktemp("localk8s"),
-        nodes=int(os.environ.get("VNFM_K8S_NODES", "2")),
+        tmp_path_factory.mktemp('localk8s'),
+        nodes=int(os.environ.get('VNFM_K8S_NODES', '2')),
         pod_ready_delay=0.2,
         extra_users=TEST_USERS,
-        name="vnfmtest",
+        name='vnfmtest',
         die_with_parent=True,
     )
     cluster.start(timeout=120)

@@ -20,17 +20,17 @@ from kubernetes.client.rest import ApiException
 from vnfm.testing import nodes as simnodes
 from vnfm.testing import podstatus
 
-LOG = logging.getLogger("vnfm.testing.kubelet")
-MERGE_PATCH = "application/merge-patch+json"
+LOG = logging.getLogger('vnfm.testing.kubelet')
+MERGE_PATCH = 'application/merge-patch+json'
 _WATCH_SECONDS = 60
 #: Pod annotation: seconds the Pod's containers take to stop once asked
 #: (default: the kubelet's ``termination_delay``). A terminating Pod is
 #: finalised after that or its deletion grace period, whichever is shorter.
-STOP_SECONDS = "sim.vnfm.io/stop-seconds"
+STOP_SECONDS = 'sim.vnfm.io/stop-seconds'
 #: An image whose name holds ``pull-limit-<N>`` is pulled by its first N Pods
 #: only; later Pods get ImagePullBackOff, as behind a registry's pull rate
 #: limit. Tests use it to fail a rollout at a later Pod than the first.
-PULL_LIMIT = re.compile(r"pull-limit-(\d+)")
+PULL_LIMIT = re.compile(r'pull-limit-(\d+)')
 
 
 class _PullCheck:
@@ -80,14 +80,14 @@ class SimKubelet:
         self,
         api: client.ApiClient,
         nodes: int = 2,
-        node_prefix: str = "vnfm",
+        node_prefix: str = 'vnfm',
         ready_delay: float = 0.2,
-        failing_images: str = r"(^|/)no-such-image([:@]|$)",
+        failing_images: str = r'(^|/)no-such-image([:@]|$)',
         termination_delay: float = 0.0,
     ) -> None:
         self.api = api
         self.core = client.CoreV1Api(api)
-        self.nodes = {f"{node_prefix}-node-{i}": i for i in range(nodes)}
+        self.nodes = {f'{node_prefix}-node-{i}': i for i in range(nodes)}
         self.ready_delay = ready_delay
         self.termination_delay = termination_delay
         self.failing = re.compile(failing_images)
@@ -103,7 +103,7 @@ class SimKubelet:
     @staticmethod
     def host_ip(index: int) -> str:
         """InternalIP of simulated node ``index`` (TEST-NET-1)."""
-        return f"192.0.2.{index + 10}"
+        return f'192.0.2.{index + 10}'
 
     def register_nodes(self) -> None:
         """Create the Nodes, mark them Ready, drop the not-ready taint."""
@@ -120,7 +120,7 @@ class SimKubelet:
             self.core.patch_node_status(
                 name,
                 {
-                    "status": simnodes.node_status(
+                    'status': simnodes.node_status(
                         name, self.host_ip(index), now
                     )
                 },
@@ -130,13 +130,13 @@ class SimKubelet:
             taints = [
                 t
                 for t in (node.spec.taints if node.spec else None) or []
-                if not t.key.startswith("node.kubernetes.io/not-ready")
+                if not t.key.startswith('node.kubernetes.io/not-ready')
             ]
             self.core.patch_node(
                 name,
                 {
-                    "spec": {
-                        "taints": [
+                    'spec': {
+                        'taints': [
                             self.api.sanitize_for_serialization(t)
                             for t in taints
                         ]
@@ -145,7 +145,7 @@ class SimKubelet:
                 },
                 _content_type=MERGE_PATCH,
             )
-        LOG.info("registered nodes %s", ", ".join(self.nodes))
+        LOG.info('registered nodes %s', ', '.join(self.nodes))
 
     def _register_with_retry(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -156,8 +156,8 @@ class SimKubelet:
                 if time.monotonic() > deadline:
                     raise
                 LOG.info(
-                    "API server not ready yet (%s); retrying",
-                    getattr(e, "reason", e),
+                    'API server not ready yet (%s); retrying',
+                    getattr(e, 'reason', e),
                 )
                 self._stop.wait(0.2)
 
@@ -167,7 +167,7 @@ class SimKubelet:
         for target in (self._watch_loop, self._work_loop):
             thread = threading.Thread(
                 target=target,
-                name=f"sim-kubelet-{target.__name__}",
+                name=f'sim-kubelet-{target.__name__}',
                 daemon=True,
             )
             thread.start()
@@ -183,7 +183,7 @@ class SimKubelet:
     # -- watching -----------------------------------------------------------
 
     def _watch_loop(self) -> None:
-        resource_version = ""
+        resource_version = ''
         while not self._stop.is_set():
             try:
                 if not resource_version:
@@ -191,17 +191,17 @@ class SimKubelet:
                 resource_version = self._watch(resource_version)
             except ApiException as e:
                 if e.status != 410:
-                    LOG.warning("pod watch failed: %s", e.reason)
+                    LOG.warning('pod watch failed: %s', e.reason)
                     self._stop.wait(1.0)
-                resource_version = ""
+                resource_version = ''
             except (urllib3.exceptions.HTTPError, OSError) as e:
-                LOG.warning("pod watch connection failed: %s", e)
+                LOG.warning('pod watch connection failed: %s', e)
                 self._stop.wait(1.0)
             except Exception:  # noqa: BLE001 - the thread must not die
                 # e.g. the client's watch helper trips over an ERROR event
                 # when not deserialising; start over from a fresh list.
-                LOG.exception("pod watch broke; relisting")
-                resource_version = ""
+                LOG.exception('pod watch broke; relisting')
+                resource_version = ''
                 self._stop.wait(1.0)
 
     def _relist(self) -> str:
@@ -209,12 +209,12 @@ class SimKubelet:
             self.core.list_pod_for_all_namespaces()
         )
         seen = set()
-        for pod in pods["items"]:
-            seen.add(pod["metadata"]["uid"])
+        for pod in pods['items']:
+            seen.add(pod['metadata']['uid'])
             self._observe(pod)
         for uid in set(self._pods) - seen:
             self._forget(uid)
-        return str(pods["metadata"]["resourceVersion"])
+        return str(pods['metadata']['resourceVersion'])
 
     def _watch(self, resource_version: str) -> str:
         stream = watch.Watch().stream(
@@ -225,13 +225,13 @@ class SimKubelet:
             deserialize=False,
         )
         for event in stream:
-            obj = event["object"]
-            resource_version = obj.get("metadata", {}).get(
-                "resourceVersion", resource_version
+            obj = event['object']
+            resource_version = obj.get('metadata', {}).get(
+                'resourceVersion', resource_version
             )
-            if event["type"] == "DELETED":
-                self._forget(obj["metadata"]["uid"])
-            elif event["type"] in ("ADDED", "MODIFIED"):
+            if event['type'] == 'DELETED':
+                self._forget(obj['metadata']['uid'])
+            elif event['type'] in ('ADDED', 'MODIFIED'):
                 self._observe(obj)
             if self._stop.is_set():
                 break
@@ -242,29 +242,29 @@ class SimKubelet:
         self._ips.pop(uid, None)
 
     def _observe(self, pod: dict[str, Any]) -> None:
-        if pod.get("spec", {}).get("nodeName") not in self.nodes:
+        if pod.get('spec', {}).get('nodeName') not in self.nodes:
             return
-        uid = pod["metadata"]["uid"]
+        uid = pod['metadata']['uid']
         first = uid not in self._pods
         self._pods[uid] = pod
-        if pod["metadata"].get("deletionTimestamp"):
-            grace = pod["metadata"].get("deletionGracePeriodSeconds") or 0
-            stop = (pod["metadata"].get("annotations") or {}).get(
+        if pod['metadata'].get('deletionTimestamp'):
+            grace = pod['metadata'].get('deletionGracePeriodSeconds') or 0
+            stop = (pod['metadata'].get('annotations') or {}).get(
                 STOP_SECONDS, self.termination_delay
             )
-            self._queue.put(min(float(grace), float(stop)), "delete", uid)
+            self._queue.put(min(float(grace), float(stop)), 'delete', uid)
         elif first or self._desired(pod)[1]:
-            self._queue.put(self.ready_delay, "sync", uid)
+            self._queue.put(self.ready_delay, 'sync', uid)
 
     # -- acting -------------------------------------------------------------
 
     def _pod_ip(self, pod: dict[str, Any]) -> str:
-        uid = pod["metadata"]["uid"]
+        uid = pod['metadata']['uid']
         if uid not in self._ips:
-            node = pod["spec"]["nodeName"]
+            node = pod['spec']['nodeName']
             self._ips[uid] = (
-                f"10.244.{self.nodes[node]}."
-                f"{next(self._ip_seq[node]) % 250 + 2}"
+                f'10.244.{self.nodes[node]}.'
+                f'{next(self._ip_seq[node]) % 250 + 2}'
             )
         return self._ips[uid]
 
@@ -282,12 +282,12 @@ class SimKubelet:
             return uid not in pulled
 
     def _desired(self, pod: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        host_ip = self.host_ip(self.nodes[pod["spec"]["nodeName"]])
+        host_ip = self.host_ip(self.nodes[pod['spec']['nodeName']])
         desired = podstatus.desired_status(
             pod,
             host_ip=host_ip,
             pod_ip=self._pod_ip(pod),
-            failing=_PullCheck(self, pod["metadata"]["uid"]),
+            failing=_PullCheck(self, pod['metadata']['uid']),
         )
         return desired, podstatus.needs_update(pod, desired)
 
@@ -301,72 +301,72 @@ class SimKubelet:
             if pod is None:
                 continue
             try:
-                if action == "delete":
+                if action == 'delete':
                     self._delete(pod)
-                elif not pod["metadata"].get("deletionTimestamp"):
+                elif not pod['metadata'].get('deletionTimestamp'):
                     self._sync(pod)
             except ApiException as e:
                 if e.status not in (404, 409):
                     LOG.warning(
-                        "%s of pod %s failed: %s",
+                        '%s of pod %s failed: %s',
                         action,
-                        pod["metadata"]["name"],
+                        pod['metadata']['name'],
                         e.reason,
                     )
             except (urllib3.exceptions.HTTPError, OSError) as e:
                 LOG.warning(
-                    "%s of pod %s failed: %s",
+                    '%s of pod %s failed: %s',
                     action,
-                    pod["metadata"]["name"],
+                    pod['metadata']['name'],
                     e,
                 )
                 self._queue.put(1.0, action, uid)
             except Exception:  # noqa: BLE001 - the thread must not die
-                LOG.exception("%s of pod %s failed", action, uid)
+                LOG.exception('%s of pod %s failed', action, uid)
 
     def _sync(self, pod: dict[str, Any]) -> None:
         desired, changed = self._desired(pod)
         if changed:
-            meta = pod["metadata"]
+            meta = pod['metadata']
             self.core.patch_namespaced_pod_status(
-                meta["name"],
-                meta["namespace"],
-                {"status": desired},
+                meta['name'],
+                meta['namespace'],
+                {'status': desired},
                 _content_type=MERGE_PATCH,
             )
             LOG.info(
-                "pod %s/%s: %s",
-                meta["namespace"],
-                meta["name"],
-                desired["phase"],
+                'pod %s/%s: %s',
+                meta['namespace'],
+                meta['name'],
+                desired['phase'],
             )
 
     def _delete(self, pod: dict[str, Any]) -> None:
-        meta = pod["metadata"]
+        meta = pod['metadata']
         body = client.V1DeleteOptions(
             grace_period_seconds=0,
-            preconditions=client.V1Preconditions(uid=meta["uid"]),
+            preconditions=client.V1Preconditions(uid=meta['uid']),
         )
         self.core.delete_namespaced_pod(
-            meta["name"], meta["namespace"], body=body, grace_period_seconds=0
+            meta['name'], meta['namespace'], body=body, grace_period_seconds=0
         )
-        LOG.info("pod %s/%s: deleted", meta["namespace"], meta["name"])
+        LOG.info('pod %s/%s: deleted', meta['namespace'], meta['name'])
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the simulated kubelet until killed."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--kubeconfig", required=True)
-    parser.add_argument("--nodes", type=int, default=2)
-    parser.add_argument("--node-prefix", default="vnfm")
-    parser.add_argument("--ready-delay", type=float, default=0.2)
-    parser.add_argument("--termination-delay", type=float, default=0.0)
+    parser.add_argument('--kubeconfig', required=True)
+    parser.add_argument('--nodes', type=int, default=2)
+    parser.add_argument('--node-prefix', default='vnfm')
+    parser.add_argument('--ready-delay', type=float, default=0.2)
+    parser.add_argument('--termination-delay', type=float, default=0.0)
     parser.add_argument(
-        "--failing-images", default=r"(^|/)no-such-image([:@]|$)"
+        '--failing-images', default=r'(^|/)no-such-image([:@]|$)'
     )
     args = parser.parse_args(argv)
     logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
+        level=logging.INFO, format='%(asctime)s %(levelname)s %(message)s'
     )
     api = config.new_client_from_config(config_file=args.kubeconfig)
     kubelet = SimKubelet(
@@ -381,5 +381,5 @@ def main(argv: list[str] | None = None) -> None:
     threading.Event().wait()
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()

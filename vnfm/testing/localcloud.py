@@ -11,12 +11,12 @@ from vnfm.testing.openstack import build
 from vnfm.testing.openstack.cloud import CloudError
 from vnfm.testing.openstack.cloud import LocalCloud
 
-__all__ = ["LocalCloud", "main"]
+__all__ = ['LocalCloud', 'main']
 
 
 def default_state_dir(name: str) -> Path:
     """Where ``up`` keeps a named cloud's files by default."""
-    return Path.home() / ".cache" / "vnfm" / "localcloud" / name
+    return Path.home() / '.cache' / 'vnfm' / 'localcloud' / name
 
 
 def _up(args: argparse.Namespace) -> int:
@@ -26,7 +26,7 @@ def _up(args: argparse.Namespace) -> int:
         lambda: LocalCloud(args.state_dir, name=args.name),
         args.timeout,
         (CloudError, build.BuildUnavailable),
-        "vnfm-localcloud",
+        'vnfm-localcloud',
     )
 
 
@@ -41,18 +41,18 @@ def _status(args: argparse.Namespace) -> int:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Parse the command line."""
     parser = argparse.ArgumentParser(
-        prog="vnfm-localcloud", description=__doc__
+        prog='vnfm-localcloud', description=__doc__
     )
-    parser.add_argument("command", choices=("up", "down", "status"))
+    parser.add_argument('command', choices=('up', 'down', 'status'))
     parser.add_argument(
-        "--name", default="default", help="cloud name (default: default)"
+        '--name', default='default', help='cloud name (default: default)'
     )
     parser.add_argument(
-        "--state-dir",
+        '--state-dir',
         type=Path,
-        help="default ~/.cache/vnfm/localcloud/<name>",
+        help='default ~/.cache/vnfm/localcloud/<name>',
     )
-    parser.add_argument("--timeout", type=float, default=180.0)
+    parser.add_argument('--timeout', type=float, default=180.0)
     args = parser.parse_args(argv)
     args.state_dir = (args.state_dir or default_state_dir(args.name)).resolve()
     return args
@@ -61,8 +61,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``vnfm-localcloud``."""
     args = parse_args(argv)
-    return {"up": _up, "down": _down, "status": _status}[args.command](args)
+    return {'up': _up, 'down': _down, 'status': _status}[args.command](args)
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main())

@@ -17,16 +17,16 @@ from vnfm.testing.cluster import DEFAULT_FAILING_IMAGES
 from vnfm.testing.cluster import ClusterError
 from vnfm.testing.cluster import LocalCluster
 
-__all__ = ["LocalCluster", "main"]
+__all__ = ['LocalCluster', 'main']
 
 
 def default_state_dir(name: str) -> Path:
     """Where ``up`` keeps a named cluster's files by default."""
-    return Path.home() / ".cache" / "vnfm" / "localk8s" / name
+    return Path.home() / '.cache' / 'vnfm' / 'localk8s' / name
 
 
 def _loaded(state_dir: Path) -> LocalCluster | None:
-    if not (state_dir / "state.json").exists():
+    if not (state_dir / 'state.json').exists():
         return None
     return LocalCluster.load(state_dir)
 
@@ -41,7 +41,7 @@ _ENDING = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 def _interrupt(signum: int, _frame: Any) -> None:
     for other in _ENDING:  # a second signal must not cut the clean-up short
         signal.signal(other, signal.SIG_IGN)
-    raise Interrupted(f"interrupted by {signal.Signals(signum).name}")
+    raise Interrupted(f'interrupted by {signal.Signals(signum).name}')
 
 
 @contextlib.contextmanager
@@ -63,8 +63,9 @@ def _signals_raise() -> Iterator[None]:
 def _print(data: Any) -> None:
     """Print ``data`` as JSON; a reader that went away is not a failure."""
     try:
-        print(json.dumps(data, indent=2 if len(data) > 2 else None),
-              flush=True)
+        print(
+            json.dumps(data, indent=2 if len(data) > 2 else None), flush=True
+        )
     except BrokenPipeError:
         # Python would report the failed flush again at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -88,7 +89,7 @@ def _up(args: argparse.Namespace) -> int:
         with _signals_raise():
             cluster.start(timeout=args.timeout)
     except (ClusterError, k8sbuild.BuildUnavailable) as e:
-        print(f"vnfm-localk8s: {e}", file=sys.stderr)
+        print(f'vnfm-localk8s: {e}', file=sys.stderr)
         return 1
     _print(cluster.describe())
     return 0
@@ -98,19 +99,19 @@ def _down(args: argparse.Namespace) -> int:
     cluster = _loaded(args.state_dir)
     if cluster:
         cluster.stop()
-    _print({"name": args.name, "stopped": cluster is not None})
+    _print({'name': args.name, 'stopped': cluster is not None})
     return 0
 
 
 def _status(args: argparse.Namespace) -> int:
     cluster = _loaded(args.state_dir)
     if cluster is None:
-        _print({"name": args.name, "running": False})
+        _print({'name': args.name, 'running': False})
         return 1
     running = cluster.running()
     info = cluster.describe() | {
-        "running": running,
-        "memory_kib": cluster.memory_kib(),
+        'running': running,
+        'memory_kib': cluster.memory_kib(),
     }
     _print(info)
     return 0 if running else 1
@@ -118,22 +119,22 @@ def _status(args: argparse.Namespace) -> int:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Parse the command line."""
-    parser = argparse.ArgumentParser(prog="vnfm-localk8s", description=__doc__)
-    parser.add_argument("command", choices=("up", "down", "status"))
+    parser = argparse.ArgumentParser(prog='vnfm-localk8s', description=__doc__)
+    parser.add_argument('command', choices=('up', 'down', 'status'))
     parser.add_argument(
-        "--name", default="default", help="cluster name (default: default)"
+        '--name', default='default', help='cluster name (default: default)'
     )
     parser.add_argument(
-        "--state-dir", type=Path, help="default ~/.cache/vnfm/localk8s/<name>"
+        '--state-dir', type=Path, help='default ~/.cache/vnfm/localk8s/<name>'
     )
-    parser.add_argument("--nodes", type=int, default=2)
-    parser.add_argument("--pod-ready-delay", type=float, default=0.2)
+    parser.add_argument('--nodes', type=int, default=2)
+    parser.add_argument('--pod-ready-delay', type=float, default=0.2)
     parser.add_argument(
-        "--failing-images",
+        '--failing-images',
         default=DEFAULT_FAILING_IMAGES,
-        help="regex; matching images fail with ImagePullBackOff",
+        help='regex; matching images fail with ImagePullBackOff',
     )
-    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument('--timeout', type=float, default=120.0)
     args = parser.parse_args(argv)
     args.state_dir = (args.state_dir or default_state_dir(args.name)).resolve()
     return args
@@ -142,8 +143,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``vnfm-localk8s``."""
     args = parse_args(argv)
-    return {"up": _up, "down": _down, "status": _status}[args.command](args)
+    return {'up': _up, 'down': _down, 'status': _status}[args.command](args)
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main())

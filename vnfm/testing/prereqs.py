@@ -14,16 +14,16 @@ from typing import NoReturn
 
 import pytest
 
-STRICT_ENV = "VNFM_REQUIRE_PREREQS"
+STRICT_ENV = 'VNFM_REQUIRE_PREREQS'
 
 
 def _flag(name: str) -> bool:
-    return os.environ.get(name, "").lower() not in ("", "0", "false", "no")
+    return os.environ.get(name, '').lower() not in ('', '0', 'false', 'no')
 
 
 def in_ci() -> bool:
     """Whether the tests run in CI (``CI`` set, as CI systems do)."""
-    return _flag("CI")
+    return _flag('CI')
 
 
 def strict() -> bool:
@@ -36,11 +36,16 @@ def missing(reason: str, opt_out: str | None = None) -> NoReturn:
     ``opt_out`` variable, when set outside CI, skips it anyway."""
     if opt_out and _flag(opt_out):
         if not in_ci():
-            pytest.skip(f"{reason} ({opt_out} is set)")
-        pytest.fail(f"{reason}: {opt_out} is set, which CI does not allow",
-                    pytrace=False)
+            pytest.skip(f'{reason} ({opt_out} is set)')
+        pytest.fail(
+            f'{reason}: {opt_out} is set, which CI does not allow',
+            pytrace=False,
+        )
     if strict():
-        hint = f"; {opt_out}=1 skips these tests instead" if opt_out else ""
-        pytest.fail(f"{reason} (a missing prerequisite fails in CI and "
-                    f"under tools/run-tests{hint})", pytrace=False)
+        hint = f'; {opt_out}=1 skips these tests instead' if opt_out else ''
+        pytest.fail(
+            f'{reason} (a missing prerequisite fails in CI and '
+            f'under tools/run-tests{hint})',
+            pytrace=False,
+        )
     pytest.skip(reason)

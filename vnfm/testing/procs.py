@@ -35,16 +35,16 @@ _STATE, _PPID, _PGRP, _START = 0, 1, 2, 19
 def free_port() -> int:
     """Return a TCP port on 127.0.0.1 that is free right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(('127.0.0.1', 0))
         return int(s.getsockname()[1])
 
 
 def _stat(pid: int) -> list[str] | None:
     try:
-        text = Path(f"/proc/{pid}/stat").read_text()
+        text = Path(f'/proc/{pid}/stat').read_text()
     except OSError:
         return None
-    return text.rsplit(")", 1)[1].split()
+    return text.rsplit(')', 1)[1].split()
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,15 @@ class Proc:
     def alive(self) -> bool:
         """Whether this very process exists and is not a zombie."""
         fields = _stat(self.pid)
-        return fields is not None and fields[_STATE] != "Z" and (
-            int(fields[_START]) == self.start)
+        return (
+            fields is not None
+            and fields[_STATE] != 'Z'
+            and (int(fields[_START]) == self.start)
+        )
 
 
 def _all_stats() -> Iterator[tuple[int, list[str]]]:
-    for entry in Path("/proc").iterdir():
+    for entry in Path('/proc').iterdir():
         if entry.name.isdigit():
             fields = _stat(int(entry.name))
             if fields:
@@ -85,9 +88,10 @@ def descendants(pid: int) -> list[Proc]:
     """Live descendants of ``pid`` (those in sessions of their own too)."""
     children: dict[int, list[Proc]] = {}
     for child, fields in _all_stats():
-        if fields[_STATE] != "Z":
+        if fields[_STATE] != 'Z':
             children.setdefault(int(fields[_PPID]), []).append(
-                Proc(child, int(fields[_START])))
+                Proc(child, int(fields[_START]))
+            )
     found, todo = [], [pid]
     while todo:
         kids = children.get(todo.pop(), [])
@@ -97,7 +101,7 @@ def descendants(pid: int) -> list[Proc]:
 
 
 def _die_with_parent(parent: int) -> None:
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc = ctypes.CDLL('libc.so.6', use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before prctl
         os.kill(os.getpid(), signal.SIGTERM)
@@ -107,10 +111,15 @@ class Daemon:
     """A process started by this one in a session of its own, output to a
     log file; judged alive by waiting on it, as only its parent can."""
 
-    def __init__(self, argv: Sequence[str], log_path: Path, *,
-                 env: dict[str, str] | None = None,
-                 die_with_parent: bool = False,
-                 user: str | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        log_path: Path,
+        *,
+        env: dict[str, str] | None = None,
+        die_with_parent: bool = False,
+        user: str | None = None,
+    ) -> None:
         """Start ``argv``, as ``user`` if given (the caller is root).
         ``die_with_parent``: SIGTERM it when the calling thread ends
         (PR_SET_PDEATHSIG), so start it from a thread that lives on."""
@@ -121,9 +130,12 @@ class Daemon:
         account: dict[str, Any] = {}
         if user:
             entry = pwd.getpwnam(user)
-            account = {"user": entry.pw_uid, "group": entry.pw_gid,
-                       "extra_groups": []}
-        with open(self.log_path, "ab") as log:
+            account = {
+                'user': entry.pw_uid,
+                'group': entry.pw_gid,
+                'extra_groups': [],
+            }
+        with open(self.log_path, 'ab') as log:
             self.log_offset = log.tell()
             self.popen = subprocess.Popen(  # nosec B603 - fixed argv
                 self.argv,
@@ -135,7 +147,9 @@ class Daemon:
                 # Runs after the switch to ``user``, which would clear it.
                 preexec_fn=(  # noqa: PLW1509
                     (lambda: _die_with_parent(parent))
-                    if die_with_parent else None),
+                    if die_with_parent
+                    else None
+                ),
                 **account,
             )
         # Not reaped yet, so /proc/<pid> is there even if it exited.
@@ -154,26 +168,29 @@ class Daemon:
         """How it ended: "exit status N" or "signal NAME"."""
         rc = self.popen.poll()
         if rc is None:
-            return "still running"
+            return 'still running'
         if rc < 0:
-            return f"signal {signal.Signals(-rc).name}"
-        return f"exit status {rc}"
+            return f'signal {signal.Signals(-rc).name}'
+        return f'exit status {rc}'
 
     def output_tail(self, lines: int = 20, limit: int = 4000) -> str:
         """What it wrote since it started: the last ``lines`` (at most
         ``limit`` characters), after the first lines if they are cut off
         (an error, before a usage text, is there)."""
         try:
-            with open(self.log_path, "rb") as log:
+            with open(self.log_path, 'rb') as log:
                 log.seek(self.log_offset)
-                text = log.read().decode(errors="replace")
+                text = log.read().decode(errors='replace')
         except OSError:
-            return ""
+            return ''
         out = text.splitlines()
         if len(out) > lines + 5:
-            out = [*out[:5], f"[... {len(out) - lines - 5} lines ...]",
-                   *out[-lines:]]
-        return "\n".join(out)[-limit:]
+            out = [
+                *out[:5],
+                f'[... {len(out) - lines - 5} lines ...]',
+                *out[-lines:],
+            ]
+        return '\n'.join(out)[-limit:]
 
     def stop(self, timeout: float = 10.0) -> list[int]:
         """Stop it, its process group and every descendant; return the pids
@@ -190,20 +207,27 @@ _SPAWNED: dict[int, Daemon] = {}
 # ends, not the process: children that must die with the test process are
 # forked by this thread, which lives as long as the process.
 _LAUNCHER = concurrent.futures.ThreadPoolExecutor(
-    1, thread_name_prefix="procs-launcher")
+    1, thread_name_prefix='procs-launcher'
+)
 
 
-def spawn(argv: Sequence[str], log_path: Path, *,
-          env: dict[str, str] | None = None,
-          die_with_parent: bool = False, user: str | None = None) -> int:
+def spawn(
+    argv: Sequence[str],
+    log_path: Path,
+    *,
+    env: dict[str, str] | None = None,
+    die_with_parent: bool = False,
+    user: str | None = None,
+) -> int:
     """Start ``argv`` as a :class:`Daemon`; return its pid. ``user``: run
     as that account (the caller is root). Daemons that die with their parent
     are started by the launcher thread, which lives as long as the
     process."""
 
     def start() -> Daemon:
-        return Daemon(argv, log_path, env=env,
-                      die_with_parent=die_with_parent, user=user)
+        return Daemon(
+            argv, log_path, env=env, die_with_parent=die_with_parent, user=user
+        )
 
     daemon = _LAUNCHER.submit(start).result() if die_with_parent else start()
     _SPAWNED[daemon.pid] = daemon
@@ -234,15 +258,22 @@ def _remaining(procs: Sequence[Proc]) -> tuple[list[int], list[Proc]]:
         return p.pid not in stats or int(stats[p.pid][_START]) == p.start
 
     leaders = {p.pid for p in procs if ours(p)}
-    live = {pid for pid, f in stats.items() if f[_STATE] != "Z"
-            and (pid in leaders or int(f[_PGRP]) in leaders)}
+    live = {
+        pid
+        for pid, f in stats.items()
+        if f[_STATE] != 'Z' and (pid in leaders or int(f[_PGRP]) in leaders)
+    }
     groups = {int(stats[pid][_PGRP]) for pid in live}
-    return sorted(live), [p for p in procs if ours(p) and (
-        p.pid in live or p.pid in groups)]
+    return sorted(live), [
+        p for p in procs if ours(p) and (p.pid in live or p.pid in groups)
+    ]
 
 
-def stop_procs(procs: Sequence[Proc], timeout: float = 10.0,
-               reap: Callable[[], object] = lambda: None) -> list[int]:
+def stop_procs(
+    procs: Sequence[Proc],
+    timeout: float = 10.0,
+    reap: Callable[[], object] = lambda: None,
+) -> list[int]:
     """SIGTERM ``procs`` and the process groups they lead, SIGKILL what is
     left after ``timeout``; return the pids that survived (none, normally).
     The group of a leader that exited is stopped too."""
@@ -265,8 +296,11 @@ def stop_procs(procs: Sequence[Proc], timeout: float = 10.0,
     return left()
 
 
-def stop_daemons(daemons: Sequence[Daemon], timeout: float = 10.0,
-                 others: Sequence[Proc] = ()) -> list[int]:
+def stop_daemons(
+    daemons: Sequence[Daemon],
+    timeout: float = 10.0,
+    others: Sequence[Proc] = (),
+) -> list[int]:
     """Stop ``daemons`` and ``others`` together with their groups and
     descendants (those in sessions of their own too); reap the daemons;
     return the pids that survived SIGKILL."""
@@ -287,8 +321,9 @@ def stop(pid: int, timeout: float = 10.0) -> list[int]:
     return stop_all([pid], timeout)
 
 
-def stop_all(pids: Sequence[int], timeout: float = 10.0,
-             others: Sequence[Proc] = ()) -> list[int]:
+def stop_all(
+    pids: Sequence[int], timeout: float = 10.0, others: Sequence[Proc] = ()
+) -> list[int]:
     """Stop ``pids`` and ``others`` together, with their groups and
     descendants; return the pids that survived SIGKILL."""
     daemons = [_SPAWNED[p] for p in set(pids) if p in _SPAWNED]
@@ -320,7 +355,7 @@ def kill_group(pid: int, sig: int = signal.SIGKILL) -> list[Proc]:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, sig)
     if not wait_for(lambda: not is_running(pid), 10.0, interval=0.05):
-        raise RuntimeError(f"pid {pid} survived signal {sig}")
+        raise RuntimeError(f'pid {pid} survived signal {sig}')
     return orphans
 
 
@@ -332,10 +367,11 @@ def _pgrp(pid: int) -> int:
 def tail(path: Path, lines: int = 60) -> str:
     """The last ``lines`` of the text file ``path`` ('' if unreadable)."""
     try:
-        return "\n".join(
-            path.read_text(errors="replace").splitlines()[-lines:])
+        return '\n'.join(
+            path.read_text(errors='replace').splitlines()[-lines:]
+        )
     except OSError:
-        return ""
+        return ''
 
 
 def api_answers(api_url: str) -> bool:
@@ -343,8 +379,11 @@ def api_answers(api_url: str) -> bool:
     import requests  # only the harness needs it
 
     try:
-        r = requests.get(f"{api_url}/vnflcm/v2/api_versions",
-                         headers={"Version": "2.0.0"}, timeout=2)
+        r = requests.get(
+            f'{api_url}/vnflcm/v2/api_versions',
+            headers={'Version': '2.0.0'},
+            timeout=2,
+        )
     except requests.ConnectionError:
         return False
     return r.status_code == 200
@@ -353,8 +392,8 @@ def api_answers(api_url: str) -> bool:
 def rss_kib(pid: int) -> int:
     """Resident memory of ``pid`` in KiB, 0 if it is gone."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        for line in Path(f'/proc/{pid}/status').read_text().splitlines():
+            if line.startswith('VmRSS:'):
                 return int(line.split()[1])
     except OSError:
         pass
@@ -365,41 +404,50 @@ def rss_kib(pid: int) -> int:
 
 # user:password@host:port of RabbitMQ; the PostgreSQL server as in
 # vnfm.testing.db (an SQLAlchemy URL without the database).
-RABBIT = os.environ.get("VNFM_TEST_RABBIT", "guest:guest@127.0.0.1:5672")
+RABBIT = os.environ.get('VNFM_TEST_RABBIT', 'guest:guest@127.0.0.1:5672')
 POSTGRES_URL = os.environ.get(
-    "VNFM_TEST_POSTGRESQL_URL", "postgresql+psycopg2://postgres@127.0.0.1:5432"
-).rstrip("/")
-CONDUCTOR_TOPIC = "vnfm-conductor"
+    'VNFM_TEST_POSTGRESQL_URL', 'postgresql+psycopg2://postgres@127.0.0.1:5432'
+).rstrip('/')
+CONDUCTOR_TOPIC = 'vnfm-conductor'
 # [outbound] allowed_networks that opens loopback to the services.
-LOOPBACK = "127.0.0.0/8,::1/128"
+LOOPBACK = '127.0.0.0/8,::1/128'
 # [conductor] options of test services: a dead conductor's ops fail within
 # seconds.
 FAST_LEASES: dict[str, object] = {
-    "lease_seconds": 4, "heartbeat_interval": 1, "sweep_interval": 0.5,
-    "unclaimed_grace_seconds": 2, "graceful_shutdown_timeout": 3}
+    'lease_seconds': 4,
+    'heartbeat_interval': 1,
+    'sweep_interval': 0.5,
+    'unclaimed_grace_seconds': 2,
+    'graceful_shutdown_timeout': 3,
+}
 
 
 def _rabbitmqctl(*args: str) -> str:
     out = subprocess.run(  # nosec B603 B607 - fixed argv
-        ["rabbitmqctl", "-q", *args], capture_output=True, text=True,
-        timeout=60, check=False)
+        ['rabbitmqctl', '-q', *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     if out.returncode:
         raise RuntimeError(
-            f"rabbitmqctl {' '.join(args)}: {out.stderr or out.stdout}")
+            f'rabbitmqctl {" ".join(args)}: {out.stderr or out.stdout}'
+        )
     return out.stdout
 
 
 def create_vhost(name: str) -> str:
     """Create RabbitMQ vhost ``name`` open to guest; return the
     transport_url."""
-    _rabbitmqctl("add_vhost", name)
-    _rabbitmqctl("set_permissions", "-p", name, "guest", ".*", ".*", ".*")
-    return f"rabbit://{RABBIT}/{name}"
+    _rabbitmqctl('add_vhost', name)
+    _rabbitmqctl('set_permissions', '-p', name, 'guest', '.*', '.*', '.*')
+    return f'rabbit://{RABBIT}/{name}'
 
 
 def delete_vhost(name: str) -> None:
     """Delete RabbitMQ vhost ``name`` with its queues."""
-    _rabbitmqctl("delete_vhost", name)
+    _rabbitmqctl('delete_vhost', name)
 
 
 @contextlib.contextmanager
@@ -407,7 +455,7 @@ def _amqp_channel(transport_url: str) -> Iterator[Any]:
     """A kombu channel on the transport's vhost."""
     import kombu  # only the harness needs it
 
-    url = transport_url.replace("rabbit://", "amqp://", 1)
+    url = transport_url.replace('rabbit://', 'amqp://', 1)
     with kombu.Connection(url, connect_timeout=5) as conn:
         yield conn.default_channel
 
@@ -442,8 +490,9 @@ def purge_queue(transport_url: str, queue: str) -> int:
             return -1
 
 
-def copy_queue(transport_url: str, queue: str, exchange: str,
-               routing_key: str = "#") -> None:
+def copy_queue(
+    transport_url: str, queue: str, exchange: str, routing_key: str = '#'
+) -> None:
     """Declare ``queue`` bound to ``exchange``: from now on it gets a copy
     of every message published there under a matching routing key (what
     travels on the bus, for tests that inspect it)."""
@@ -458,37 +507,44 @@ def drain_queue(transport_url: str, queue: str) -> list[str]:
     with _amqp_channel(transport_url) as channel:
         while (message := channel.basic_get(queue, no_ack=True)) is not None:
             body = message.body
-            bodies.append(body.decode(errors="replace")
-                          if isinstance(body, bytes) else str(body))
+            bodies.append(
+                body.decode(errors='replace')
+                if isinstance(body, bytes)
+                else str(body)
+            )
     return bodies
 
 
-def _pg_connect(dbname: str, server_url: str = "") -> Any:
+def _pg_connect(dbname: str, server_url: str = '') -> Any:
     import psycopg2  # only the harness needs it
 
     url = parse.urlsplit(server_url or POSTGRES_URL)
-    conn = psycopg2.connect(host=url.hostname, port=url.port or 5432,
-                            user=url.username, password=url.password,
-                            dbname=dbname)
+    conn = psycopg2.connect(
+        host=url.hostname,
+        port=url.port or 5432,
+        user=url.username,
+        password=url.password,
+        dbname=dbname,
+    )
     conn.autocommit = True
     return conn
 
 
-def create_database(name: str, server_url: str = "") -> str:
+def create_database(name: str, server_url: str = '') -> str:
     """Create PostgreSQL database ``name`` (on ``server_url``, default the
     test server); return its SQLAlchemy URL."""
-    conn = _pg_connect("postgres", server_url)
+    conn = _pg_connect('postgres', server_url)
     try:
         with conn.cursor() as cur:
             cur.execute(f'CREATE DATABASE "{name}"')
     finally:
         conn.close()
-    return f"{server_url or POSTGRES_URL}/{name}"
+    return f'{server_url or POSTGRES_URL}/{name}'
 
 
-def drop_database(name: str, server_url: str = "") -> None:
+def drop_database(name: str, server_url: str = '') -> None:
     """Drop PostgreSQL database ``name``, closing any session still on it."""
-    conn = _pg_connect("postgres", server_url)
+    conn = _pg_connect('postgres', server_url)
     try:
         with conn.cursor() as cur:
             cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -498,10 +554,11 @@ def drop_database(name: str, server_url: str = "") -> None:
 
 def bin_path(name: str) -> str:
     """The console script ``name`` of the running venv."""
-    path = os.path.join(sys.prefix, "bin", name)
+    path = os.path.join(sys.prefix, 'bin', name)
     if not os.path.exists(path):
         raise RuntimeError(
-            f"{path} is missing: run `pip install -e .` in the venv")
+            f'{path} is missing: run `pip install -e .` in the venv'
+        )
     return path
 
 
@@ -509,10 +566,10 @@ def ini(sections: dict[str, dict[str, object]]) -> str:
     """An INI file's text from {section: {option: value}}."""
     lines: list[str] = []
     for section, opts in sections.items():
-        lines.append(f"[{section}]")
-        lines += [f"{k} = {v}" for k, v in opts.items()]
-        lines.append("")
-    return "\n".join(lines)
+        lines.append(f'[{section}]')
+        lines += [f'{k} = {v}' for k, v in opts.items()]
+        lines.append('')
+    return '\n'.join(lines)
 
 
 class VnfmServices:
@@ -520,19 +577,24 @@ class VnfmServices:
     the given ``transport_url`` and a fresh database of PostgreSQL server
     ``postgres_url`` (private servers a test restarts)."""
 
-    def __init__(self, workdir: Path, *,
-                 conf: dict[str, dict[str, object]] | None = None,
-                 env: dict[str, str] | None = None,
-                 transport_url: str = "", postgres_url: str = "") -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        conf: dict[str, dict[str, object]] | None = None,
+        env: dict[str, str] | None = None,
+        transport_url: str = '',
+        postgres_url: str = '',
+    ) -> None:
         self.workdir = Path(workdir)
         self.given_transport_url = transport_url
         self.postgres_url = postgres_url
-        self.name = f"vnfmit_{uuid.uuid4().hex[:10]}"
+        self.name = f'vnfmit_{uuid.uuid4().hex[:10]}'
         self.extra_conf = conf or {}
         self.env = {**os.environ, **(env or {})}
         self.api_port = 0
-        self.transport_url = ""
-        self.db_url = ""
+        self.transport_url = ''
+        self.db_url = ''
         # Service name (api, conductor-N) -> pid, and -> log file.
         self.pids: dict[str, int] = {}
         # What killed services left running (hooks in sessions of their
@@ -546,98 +608,130 @@ class VnfmServices:
     @property
     def api_url(self) -> str:
         """Root URL of vnfm-api (what ``--os-endpoint`` takes)."""
-        return f"http://127.0.0.1:{self.api_port}"
+        return f'http://127.0.0.1:{self.api_port}'
 
     def start(self, conductors: int = 2, timeout: float = 60.0) -> None:
         """Create the vhost and database, migrate, start the API and
         ``conductors`` conductors."""
         self.workdir.mkdir(parents=True, exist_ok=True)
-        self.transport_url = (self.given_transport_url
-                              or create_vhost(self.name))
+        self.transport_url = self.given_transport_url or create_vhost(
+            self.name
+        )
         self.db_url = create_database(self.name, self.postgres_url)
         self.api_port = free_port()
-        self._db_manage("upgrade", timeout=timeout)
+        self._db_manage('upgrade', timeout=timeout)
         # Start-up is mostly imports: start everything, then wait.
-        self._spawn("api", [bin_path("vnfm-api"), "--config-file",
-                            str(self.config_file("api"))])
+        self._spawn(
+            'api',
+            [
+                bin_path('vnfm-api'),
+                '--config-file',
+                str(self.config_file('api')),
+            ],
+        )
         self.start_conductors(conductors, timeout=timeout)
-        self._wait("api", self._api_answers, timeout)
+        self._wait('api', self._api_answers, timeout)
 
     def config_file(self, host: str) -> Path:
         """Write the config file of service ``host``; return its path."""
         sections: dict[str, dict[str, object]] = {
             # One state_path per service, as on separate hosts.
-            "DEFAULT": {"host": host, "transport_url": self.transport_url,
-                        "state_path": self.workdir / f"state-{host}"},
-            "crypto": {"keys": self.crypto_key},
+            'DEFAULT': {
+                'host': host,
+                'transport_url': self.transport_url,
+                'state_path': self.workdir / f'state-{host}',
+            },
+            'crypto': {'keys': self.crypto_key},
             # Each service's sessions carry its name (pg_stat_activity).
-            "database": {"connection": f"{self.db_url}?application_name="
-                                       f"{host}"},
-            "api": {"host_ip": "127.0.0.1", "port": self.api_port},
-            "conductor": dict(FAST_LEASES),
-            "infra": {"enabled_infra_drivers": "noop"},
-            "mgmt_driver": {"script_timeout": 60},
+            'database': {
+                'connection': f'{self.db_url}?application_name={host}'
+            },
+            'api': {'host_ip': '127.0.0.1', 'port': self.api_port},
+            'conductor': dict(FAST_LEASES),
+            'infra': {'enabled_infra_drivers': 'noop'},
+            'mgmt_driver': {'script_timeout': 60},
             # The tests' notification receivers and download servers are on
             # loopback, which the outbound policy denies by default.
-            "outbound": {"allowed_networks": LOOPBACK},
+            'outbound': {'allowed_networks': LOOPBACK},
         }
         for section, opts in self.extra_conf.items():
             sections.setdefault(section, {}).update(opts)
-        path = self.workdir / f"{host}.conf"
+        path = self.workdir / f'{host}.conf'
         path.write_text(ini(sections))
         return path
 
     def _db_manage(self, *args: str, timeout: float) -> None:
-        log = self.workdir / "db-manage.log"
-        self.logs["db-manage"] = log
-        with open(log, "ab") as out:
-            argv = [bin_path("vnfm-db-manage"), "--config-file",
-                    str(self.config_file("db-manage")), *args]
+        log = self.workdir / 'db-manage.log'
+        self.logs['db-manage'] = log
+        with open(log, 'ab') as out:
+            argv = [
+                bin_path('vnfm-db-manage'),
+                '--config-file',
+                str(self.config_file('db-manage')),
+                *args,
+            ]
             rc = subprocess.run(  # nosec B603 - fixed argv
-                argv, stdout=out, stderr=subprocess.STDOUT, env=self.env,
-                timeout=timeout, check=False).returncode
+                argv,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=self.env,
+                timeout=timeout,
+                check=False,
+            ).returncode
         if rc:
-            raise RuntimeError(f"vnfm-db-manage {' '.join(args)} failed "
-                               f"({rc}):\n" + self.log_tails())
+            raise RuntimeError(
+                f'vnfm-db-manage {" ".join(args)} failed '
+                f'({rc}):\n' + self.log_tails()
+            )
 
     def _spawn(self, service: str, argv: list[str]) -> None:
-        log = self.workdir / f"{service}.log"
+        log = self.workdir / f'{service}.log'
         self.logs[service] = log
-        self.pids[service] = spawn(argv, log, env=self.env,
-                                   die_with_parent=True)
+        self.pids[service] = spawn(
+            argv, log, env=self.env, die_with_parent=True
+        )
 
-    def _wait(self, service: str, ready: Callable[[], bool],
-              timeout: float) -> None:
+    def _wait(
+        self, service: str, ready: Callable[[], bool], timeout: float
+    ) -> None:
         def check() -> bool:
             daemon = spawned(self.pids[service])
             if daemon and not daemon.running():
                 raise RuntimeError(
-                    f"{service} exited during start-up ("
-                    f"{daemon.exit_reason()}):\n" + self.log_tails())
+                    f'{service} exited during start-up ('
+                    f'{daemon.exit_reason()}):\n' + self.log_tails()
+                )
             return ready()
 
         if not wait_for(check, timeout, interval=0.1):
-            raise RuntimeError(f"{service} not ready after {timeout}s:\n"
-                               + self.log_tails())
+            raise RuntimeError(
+                f'{service} not ready after {timeout}s:\n' + self.log_tails()
+            )
 
     def _api_answers(self) -> bool:
         return api_answers(self.api_url)
 
-    def start_conductors(self, n: int = 1, timeout: float = 60.0,
-                         hosts: Sequence[str] = ()) -> list[str]:
+    def start_conductors(
+        self, n: int = 1, timeout: float = 60.0, hosts: Sequence[str] = ()
+    ) -> list[str]:
         """Start ``n`` vnfm-conductors (named conductor-N), or one per name
         in ``hosts`` (a restart: the same name again); wait until each
         consumes its queue (a cast to an undeclared queue is dropped)."""
         if not hosts:
-            hosts = [f"conductor-{self._seq + i + 1}" for i in range(n)]
+            hosts = [f'conductor-{self._seq + i + 1}' for i in range(n)]
             self._seq += n
         for host in hosts:
-            self._spawn(host, [bin_path("vnfm-conductor"), "--config-file",
-                               str(self.config_file(host))])
+            self._spawn(
+                host,
+                [
+                    bin_path('vnfm-conductor'),
+                    '--config-file',
+                    str(self.config_file(host)),
+                ],
+            )
         for host in hosts:
-            queue = f"{CONDUCTOR_TOPIC}.{host}"
-            self._wait(host, functools.partial(self._consumed, queue),
-                       timeout)
+            queue = f'{CONDUCTOR_TOPIC}.{host}'
+            self._wait(host, functools.partial(self._consumed, queue), timeout)
         return list(hosts)
 
     def _consumed(self, queue: str) -> bool:
@@ -645,8 +739,11 @@ class VnfmServices:
 
     def conductors(self) -> list[str]:
         """Hosts of the conductors running now."""
-        return [s for s, pid in self.pids.items()
-                if s.startswith("conductor-") and is_running(pid)]
+        return [
+            s
+            for s, pid in self.pids.items()
+            if s.startswith('conductor-') and is_running(pid)
+        ]
 
     def kill(self, service: str, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to the process group of ``service``; wait until it
@@ -674,9 +771,8 @@ class VnfmServices:
         """The last ``lines`` of every service log, for failure reports."""
         out = []
         for service, path in self.logs.items():
-            out.append(f"----- {service} ({path}) -----\n"
-                       + tail(path, lines))
-        return "\n".join(out)
+            out.append(f'----- {service} ({path}) -----\n' + tail(path, lines))
+        return '\n'.join(out)
 
     def db_connection(self) -> Any:
         """A new psycopg2 connection (autocommit) to the services'

@@ -31,16 +31,19 @@ SAMPLES = Path(__file__).resolve().parents[3] / 'samples' / 'packages'
 V1_VNFD_ID = '7c2a4d1e-3b5f-4e8a-9c61-2f0d8e4b5a10'
 V2_VNFD_ID = '9afa3b6e-985e-48e9-8765-0acabb06cd17'
 K8S_VIM_TYPE = 'ETSINFV.KUBERNETES.V_1'
-DEF_FILES = [f'Files/kubernetes/{n}.yaml'
-             for n in ('configmap', 'secret', 'service', 'deployment', 'pod')]
+DEF_FILES = [
+    f'Files/kubernetes/{n}.yaml'
+    for n in ('configmap', 'secret', 'service', 'deployment', 'pod')
+]
 # The simulated kubelet fails to pull images matching this (cluster.py).
 BAD_IMAGE = 'no-such-image:1.0'
 # Seed 003's second package (cnf_update_v2).
 V2_DESCRIPTOR = 'a0f3c6d2-1b7e-4c59-8e2a-3d4f5b6c7e02'
 
 
-def _variant(src: Path, dst: Path, vnfd_id: str,
-             replace: dict[str, tuple[str, str]]) -> Path:
+def _variant(
+    src: Path, dst: Path, vnfd_id: str, replace: dict[str, tuple[str, str]]
+) -> Path:
     """A copy of sample ``src`` with its own vnfdId and text replaced."""
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns('__pycache__'))
     for path in (dst / 'Definitions').glob('*.yaml'):
@@ -57,13 +60,23 @@ def cnf_zips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Zips by name: v1 (cnf_simple), v2 (cnf_simple_v2), badimage (v1 whose
     web image cannot be pulled)."""
     root = tmp_path_factory.mktemp('cnf-packages')
-    bad = _variant(SAMPLES / 'cnf_simple', root / 'badimage',
-                   str(uuid.uuid4()),
-                   {'Files/kubernetes/deployment.yaml':
-                    ('image: nginx:1.25', f'image: {BAD_IMAGE}')})
+    bad = _variant(
+        SAMPLES / 'cnf_simple',
+        root / 'badimage',
+        str(uuid.uuid4()),
+        {
+            'Files/kubernetes/deployment.yaml': (
+                'image: nginx:1.25',
+                f'image: {BAD_IMAGE}',
+            )
+        },
+    )
     out = {}
-    for name, src in (('v1', SAMPLES / 'cnf_simple'),
-                      ('v2', SAMPLES / 'cnf_simple_v2'), ('badimage', bad)):
+    for name, src in (
+        ('v1', SAMPLES / 'cnf_simple'),
+        ('v2', SAMPLES / 'cnf_simple_v2'),
+        ('badimage', bad),
+    ):
         out[name] = root / f'{name}.zip'
         out[name].write_bytes(build_csar(str(src)))
     return out
@@ -77,9 +90,15 @@ def cnf_services(
     Pods every second."""
     svc = procs.VnfmServices(
         tmp_path_factory.mktemp('vnfm-cnf'),
-        conf={'infra': {'enabled_infra_drivers': 'noop,kubernetes'},
-              'kubernetes': {'sync_interval': 1, 'ready_timeout': 60,
-                             'graceful_termination_timeout': 1}})
+        conf={
+            'infra': {'enabled_infra_drivers': 'noop,kubernetes'},
+            'kubernetes': {
+                'sync_interval': 1,
+                'ready_timeout': 60,
+                'graceful_termination_timeout': 1,
+            },
+        },
+    )
     with running('cnf_services', svc, conductors=1):
         yield svc
 
@@ -91,11 +110,14 @@ def cnf_client(cnf_services: procs.VnfmServices) -> TackerClient:
 
 
 @pytest.fixture(scope='session')
-def cnf_api(cnf_services: procs.VnfmServices,
-            tmp_path_factory: pytest.TempPathFactory) -> Api:
+def cnf_api(
+    cnf_services: procs.VnfmServices, tmp_path_factory: pytest.TempPathFactory
+) -> Api:
     """Raw HTTP to the CNF vnfm-api (set-up and polling)."""
-    return Api(cnf_services.api_url,
-               tmp_path_factory.mktemp('cnf-hooks') / 'none.jsonl')
+    return Api(
+        cnf_services.api_url,
+        tmp_path_factory.mktemp('cnf-hooks') / 'none.jsonl',
+    )
 
 
 @pytest.fixture(scope='session')
@@ -113,9 +135,17 @@ class Kubectl:
     def run(self, *args: str) -> str:
         """``kubectl <args>``; its stdout (fails the test on error)."""
         out = subprocess.run(  # nosec B603 - fixed argv
-            [str(self.cluster.kubectl), '--kubeconfig',
-             str(self.cluster.kubeconfig_path), *args],
-            capture_output=True, text=True, timeout=60, check=False)
+            [
+                str(self.cluster.kubectl),
+                '--kubeconfig',
+                str(self.cluster.kubeconfig_path),
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         assert out.returncode == 0, out.stderr
         return out.stdout
 
@@ -126,8 +156,12 @@ class Kubectl:
     def objects(self, namespace: str, instance_id: str) -> dict[str, list]:
         """Names of the instance's objects by kind (terminating Pods too)."""
         items = self.json(
-            'get', 'configmaps,secrets,services,deployments,replicasets,pods',
-            '-n', namespace, '-l', f'vnfm.io/vnf-instance-id={instance_id}'
+            'get',
+            'configmaps,secrets,services,deployments,replicasets,pods',
+            '-n',
+            namespace,
+            '-l',
+            f'vnfm.io/vnf-instance-id={instance_id}',
         )['items']
         out: dict[str, list] = {}
         for o in items:
@@ -136,10 +170,19 @@ class Kubectl:
 
     def live_pods(self, namespace: str, instance_id: str) -> set[str]:
         """Names of the instance's Pods that are not terminating."""
-        items = self.json('get', 'pods', '-n', namespace, '-l',
-                          f'vnfm.io/vnf-instance-id={instance_id}')['items']
-        return {p['metadata']['name'] for p in items
-                if not p['metadata'].get('deletionTimestamp')}
+        items = self.json(
+            'get',
+            'pods',
+            '-n',
+            namespace,
+            '-l',
+            f'vnfm.io/vnf-instance-id={instance_id}',
+        )['items']
+        return {
+            p['metadata']['name']
+            for p in items
+            if not p['metadata'].get('deletionTimestamp')
+        }
 
 
 @pytest.fixture(scope='session')
@@ -174,19 +217,26 @@ class CnfInstance:
         the live Pods."""
         inst = self.api.instance(self.inst_id)
         assert sorted(pods_of(inst)) == sorted(
-            self.kubectl.live_pods(self.namespace, self.inst_id))
+            self.kubectl.live_pods(self.namespace, self.inst_id)
+        )
         return inst
 
 
-def vim_yaml(cluster: LocalCluster, path: Path, ca_pem: str | None = None
-             ) -> Path:
+def vim_yaml(
+    cluster: LocalCluster, path: Path, ca_pem: str | None = None
+) -> Path:
     """The vim.yaml ``openstack vim register`` takes for the cluster."""
-    path.write_text(yaml.safe_dump({
-        'auth_url': cluster.endpoint,
-        'bearer_token': cluster.admin_token,
-        'ssl_ca_cert': ca_pem or cluster.ca_cert_path.read_text(),
-        'project_name': 'default',
-        'type': 'kubernetes'}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                'auth_url': cluster.endpoint,
+                'bearer_token': cluster.admin_token,
+                'ssl_ca_cert': ca_pem or cluster.ca_cert_path.read_text(),
+                'project_name': 'default',
+                'type': 'kubernetes',
+            }
+        )
+    )
     return path
 
 
@@ -199,15 +249,24 @@ def write_json(tmp_path: Path, name: str, body: dict) -> str:
 
 def latest_op(api: Api, instance_id: str, operation: str) -> dict:
     """The newest op occurrence of ``operation`` on the instance."""
-    ops = api.ok('GET', '/vnf_lcm_op_occs', 200, params={
-        'filter': f'(eq,vnfInstanceId,{instance_id})'}).json()
+    ops = api.ok(
+        'GET',
+        '/vnf_lcm_op_occs',
+        200,
+        params={'filter': f'(eq,vnfInstanceId,{instance_id})'},
+    ).json()
     ours = [o for o in ops if o['operation'] == operation]
     assert ours, ops
     return max(ours, key=lambda o: o['startTime'])
 
 
-def wait_done(api: Api, instance_id: str, operation: str,
-              state: str = 'COMPLETED', timeout: float = 60.0) -> dict:
+def wait_done(
+    api: Api,
+    instance_id: str,
+    operation: str,
+    state: str = 'COMPLETED',
+    timeout: float = 60.0,
+) -> dict:
     """Wait until the newest ``operation`` op of the instance is in
     ``state``; fail early on another final state."""
     op_id = latest_op(api, instance_id, operation)['id']
@@ -216,35 +275,55 @@ def wait_done(api: Api, instance_id: str, operation: str,
 
 def pods_of(instance: dict, vdu: str | None = None) -> list[str]:
     """Pod names in the instance's vnfcResourceInfo (of one VDU)."""
-    info = instance.get('instantiatedVnfInfo') or instance.get(
-        'Instantiated Vnf Info') or {}
-    return [e['computeResource']['resourceId']
-            for e in info.get('vnfcResourceInfo') or []
-            if vdu is None or e['vduId'] == vdu]
+    info = (
+        instance.get('instantiatedVnfInfo')
+        or instance.get('Instantiated Vnf Info')
+        or {}
+    )
+    return [
+        e['computeResource']['resourceId']
+        for e in info.get('vnfcResourceInfo') or []
+        if vdu is None or e['vduId'] == vdu
+    ]
 
 
 def vnfcs_of(instance: dict, vdu: str | None = None) -> dict[str, str]:
     """VNFC id -> Pod name of the instance (of one VDU)."""
-    info = instance.get('instantiatedVnfInfo') or instance.get(
-        'Instantiated Vnf Info') or {}
-    return {e['id']: e['computeResource']['resourceId']
-            for e in info.get('vnfcResourceInfo') or []
-            if vdu is None or e['vduId'] == vdu}
+    info = (
+        instance.get('instantiatedVnfInfo')
+        or instance.get('Instantiated Vnf Info')
+        or {}
+    )
+    return {
+        e['id']: e['computeResource']['resourceId']
+        for e in info.get('vnfcResourceInfo') or []
+        if vdu is None or e['vduId'] == vdu
+    }
 
 
 def instantiate_body(namespace: str, vim: dict) -> dict:
     """An InstantiateVnfRequest of the sample CNF into ``namespace``."""
-    return {'flavourId': 'simple', 'vimConnectionInfo': {'vim1': vim},
-            'additionalParams': {'lcm-kubernetes-def-files': DEF_FILES,
-                                 'namespace': namespace}}
+    return {
+        'flavourId': 'simple',
+        'vimConnectionInfo': {'vim1': vim},
+        'additionalParams': {
+            'lcm-kubernetes-def-files': DEF_FILES,
+            'namespace': namespace,
+        },
+    }
 
 
 def inline_vim(cluster: LocalCluster) -> dict:
     """A VimConnectionInfo of the cluster given inline (admin token)."""
-    return {'vimId': 'local', 'vimType': K8S_VIM_TYPE,
-            'interfaceInfo': {'endpoint': cluster.endpoint,
-                              'ssl_ca_cert': cluster.ca_cert_path.read_text()},
-            'accessInfo': {'bearer_token': cluster.admin_token}}
+    return {
+        'vimId': 'local',
+        'vimType': K8S_VIM_TYPE,
+        'interfaceInfo': {
+            'endpoint': cluster.endpoint,
+            'ssl_ca_cert': cluster.ca_cert_path.read_text(),
+        },
+        'accessInfo': {'bearer_token': cluster.admin_token},
+    }
 
 
 # Seed 003's packages and VIM, onboarded once for every module that uses
@@ -264,41 +343,57 @@ def _v3(root: Path) -> Path:
 
 
 @pytest.fixture(scope='session')
-def update_pkgs(cnf_client: TackerClient, cnf_api: Api,
-                tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def update_pkgs(
+    cnf_client: TackerClient,
+    cnf_api: Api,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, dict]:
     """VnfPkgInfo by name of the seed 003 packages: v1 and v2 onboarded
     with ``openstack vnf package create/upload``, v3 by raw HTTP."""
     root = tmp_path_factory.mktemp('cnf-update')
     out = {}
-    for name, src in (('v1', SAMPLES / 'cnf_update_v1'),
-                      ('v2', SAMPLES / 'cnf_update_v2'), ('v3', _v3(root))):
+    for name, src in (
+        ('v1', SAMPLES / 'cnf_update_v1'),
+        ('v2', SAMPLES / 'cnf_update_v2'),
+        ('v3', _v3(root)),
+    ):
         zip_path = root / f'{name}.zip'
         zip_path.write_bytes(build_csar(str(src)))
         if name == 'v3':
             out[name] = cnf_api.onboard(zip_path)
             continue
         pkg_id = cnf_client.pkg_json('create')['ID']
-        assert pkg_id in cnf_client.pkg('upload', pkg_id, '--path',
-                                        str(zip_path))
+        assert pkg_id in cnf_client.pkg(
+            'upload', pkg_id, '--path', str(zip_path)
+        )
         onboarded = functools.partial(_onboarded, cnf_api, pkg_id)
         out[name] = wait_for(onboarded, 30, f'package {name} ONBOARDED')
     return out
 
 
 def _onboarded(api: Api, pkg_id: str) -> dict | None:
-    info = api.request('GET', f'/vnfpkgm/v1/vnf_packages/{pkg_id}',
-                       version=None).json()
+    info = api.request(
+        'GET', f'/vnfpkgm/v1/vnf_packages/{pkg_id}', version=None
+    ).json()
     assert info['onboardingState'] != 'ERROR', info
     return info if info['onboardingState'] == 'ONBOARDED' else None
 
 
 @pytest.fixture(scope='session')
-def k8s_vim(cnf_client: TackerClient, cnf_api: Api,
-            local_k8s: LocalCluster,  # noqa: F811
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def k8s_vim(
+    cnf_client: TackerClient,
+    cnf_api: Api,
+    local_k8s: LocalCluster,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[str]:
     """The local cluster registered with ``openstack vim register``."""
     path = vim_yaml(local_k8s, tmp_path_factory.mktemp('vim') / 'vim.yaml')
-    vim = cnf_client.json('vim', 'register', '--config-file', str(path),
-                          f'k8s-update-{uuid.uuid4().hex[:8]}')
+    vim = cnf_client.json(
+        'vim',
+        'register',
+        '--config-file',
+        str(path),
+        f'k8s-update-{uuid.uuid4().hex[:8]}',
+    )
     yield vim['id']
-    cnf_api.request('DELETE', f"/v1.0/vims/{vim['id']}", version=None)
+    cnf_api.request('DELETE', f'/v1.0/vims/{vim["id"]}', version=None)

@@ -22,11 +22,23 @@ pytestmark = pytest.mark.timeout(180)
 
 
 def test_image_pull_failure_then_rollback_restores_the_namespace(
-        cnf_client, cnf_api, cnf_packages, kubectl, local_k8s, namespace,
-        tmp_path: Path) -> None:
+    cnf_client,
+    cnf_api,
+    cnf_packages,
+    kubectl,
+    local_k8s,
+    namespace,
+    tmp_path: Path,
+) -> None:
     client, api = cnf_client, cnf_api
-    kubectl.run('create', 'configmap', 'not-ours', '-n', namespace,
-                '--from-literal=owner=someone-else')
+    kubectl.run(
+        'create',
+        'configmap',
+        'not-ours',
+        '-n',
+        namespace,
+        '--from-literal=owner=someone-else',
+    )
     bad_vnfd = cnf_packages['badimage']['vnfdId']
     inst_id = client.lcm_json('create', bad_vnfd, '--name', 'cnf-bad')['ID']
     body = instantiate_body(namespace, inline_vim(local_k8s))
@@ -43,32 +55,46 @@ def test_image_pull_failure_then_rollback_restores_the_namespace(
     client.lcm('op', 'rollback', op_id)
     api.wait_op(op_id, 'ROLLED_BACK', timeout=60)
     assert client.lcm_json('op', 'show', op_id)['Operation State'] == (
-        'ROLLED_BACK')
+        'ROLLED_BACK'
+    )
     assert client.lcm_json('show', inst_id)['Instantiation State'] == (
-        'NOT_INSTANTIATED')
+        'NOT_INSTANTIATED'
+    )
     # The namespace is as it was: nothing of the instance, not-ours kept.
     assert kubectl.objects(namespace, inst_id) == {}
-    left = kubectl.json('get', 'configmaps,secrets,services,deployments,'
-                        'replicasets,pods', '-n', namespace)['items']
-    assert sorted((o['kind'], o['metadata']['name']) for o in left
-                  if not o['metadata']['name'].startswith('default-token')
-                  and o['metadata']['name'] != 'kube-root-ca.crt') == [
-        ('ConfigMap', 'not-ours')]
+    left = kubectl.json(
+        'get',
+        'configmaps,secrets,services,deployments,replicasets,pods',
+        '-n',
+        namespace,
+    )['items']
+    assert sorted(
+        (o['kind'], o['metadata']['name'])
+        for o in left
+        if not o['metadata']['name'].startswith('default-token')
+        and o['metadata']['name'] != 'kube-root-ca.crt'
+    ) == [('ConfigMap', 'not-ours')]
     assert local_k8s.admin_token not in client.printed()
     client.lcm('delete', inst_id)
 
 
 def test_vim_with_a_wrong_ca_fails_with_a_tls_error(
-        cnf_client, cnf_api, cnf_packages, local_k8s, namespace,
-        tmp_path: Path) -> None:
+    cnf_client, cnf_api, cnf_packages, local_k8s, namespace, tmp_path: Path
+) -> None:
     client, api = cnf_client, cnf_api
     name = f'wrong-ca-{uuid.uuid4().hex[:8]}'
     other_ca = certs.make_ca('someone-else-ca').cert_pem.decode()
-    vim = client.json('vim', 'register', '--config-file', str(vim_yaml(
-        local_k8s, tmp_path / 'vim.yaml', ca_pem=other_ca)), name)
+    vim = client.json(
+        'vim',
+        'register',
+        '--config-file',
+        str(vim_yaml(local_k8s, tmp_path / 'vim.yaml', ca_pem=other_ca)),
+        name,
+    )
     inst_id = api.create_instance(V1_VNFD_ID, name='cnf-wrong-ca')
-    body = instantiate_body(namespace, {'vimId': vim['id'],
-                                        'vimType': K8S_VIM_TYPE})
+    body = instantiate_body(
+        namespace, {'vimId': vim['id'], 'vimType': K8S_VIM_TYPE}
+    )
     client.lcm('instantiate', inst_id, write_json(tmp_path, 'i.json', body))
     op_id = latest_op(api, inst_id, 'INSTANTIATE')['id']
     api.wait_op(op_id, 'FAILED_TEMP', timeout=60)

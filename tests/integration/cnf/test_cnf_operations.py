@@ -19,50 +19,68 @@ pytestmark = pytest.mark.timeout(240)
 
 
 def _replicas(cnf: CnfInstance) -> int:
-    return cnf.kubectl.json('get', 'deployment', 'vdu1', '-n',
-                            cnf.namespace)['spec']['replicas']
+    return cnf.kubectl.json('get', 'deployment', 'vdu1', '-n', cnf.namespace)[
+        'spec'
+    ]['replicas']
 
 
-def _run(cnf: CnfInstance, task: str, body: dict,
-         state: str = 'COMPLETED') -> dict:
+def _run(
+    cnf: CnfInstance, task: str, body: dict, state: str = 'COMPLETED'
+) -> dict:
     op_id = cnf.api.start(cnf.inst_id, task, body)
     return cnf.api.wait_op(op_id, state, timeout=90)
 
 
 def test_scale_to_level_then_stop_and_start(
-        cnf_client, cnf_api, cnf_packages, kubectl, local_k8s, namespace,
-        tmp_path: Path) -> None:
+    cnf_client,
+    cnf_api,
+    cnf_packages,
+    kubectl,
+    local_k8s,
+    namespace,
+    tmp_path: Path,
+) -> None:
     cnf = CnfInstance(cnf_client, cnf_api, kubectl, namespace, tmp_path)
     cnf.inst_id = cnf_api.create_instance(V1_VNFD_ID, 'cnf-ops')
-    _run(cnf, 'instantiate',
-         instantiate_body(namespace, inline_vim(local_k8s)))
+    _run(
+        cnf, 'instantiate', instantiate_body(namespace, inline_vim(local_k8s))
+    )
 
-    op = _run(cnf, 'scale_to_level',
-              {'instantiationLevelId': 'instantiation_level_2'})
+    op = _run(
+        cnf,
+        'scale_to_level',
+        {'instantiationLevelId': 'instantiation_level_2'},
+    )
     inst = cnf.instance()
     assert inst['instantiatedVnfInfo']['scaleStatus'] == [
-        {'aspectId': 'vdu1_aspect', 'scaleLevel': 1}]
+        {'aspectId': 'vdu1_aspect', 'scaleLevel': 1}
+    ]
     assert len(pods_of(inst, 'VDU1')) == 2 and _replicas(cnf) == 2
-    assert [c['changeType'] for c in op['resourceChanges'][
-        'affectedVnfcs']] == ['ADDED']
+    assert [
+        c['changeType'] for c in op['resourceChanges']['affectedVnfcs']
+    ] == ['ADDED']
     vnfcs = vnfcs_of(inst)
 
     # Beyond the aspect's maximum: refused before anything is recorded.
-    r = cnf_api.lcm('POST', f'/vnf_instances/{cnf.inst_id}/scale_to_level',
-                    json={'scaleInfo': [{'aspectId': 'vdu1_aspect',
-                                         'scaleLevel': 9}]})
+    r = cnf_api.lcm(
+        'POST',
+        f'/vnf_instances/{cnf.inst_id}/scale_to_level',
+        json={'scaleInfo': [{'aspectId': 'vdu1_aspect', 'scaleLevel': 9}]},
+    )
     assert r.status_code == 400 and 'outside 0..3' in r.json()['detail']
 
-    _run(cnf, 'operate', {'changeStateTo': 'STOPPED',
-                          'stopType': 'FORCEFUL'})
+    _run(cnf, 'operate', {'changeStateTo': 'STOPPED', 'stopType': 'FORCEFUL'})
     inst = cnf.instance()  # checks: no live Pod, none listed
     info = inst['instantiatedVnfInfo']
     assert info['vnfState'] == 'STOPPED' and pods_of(inst) == []
     assert info['metadata']['stoppedReplicas'] == {'VDU1': 2, 'VDU2': 1}
     assert _replicas(cnf) == 0
     assert kubectl.live_pods(namespace, cnf.inst_id) == set()
-    r = cnf_api.lcm('POST', f'/vnf_instances/{cnf.inst_id}/operate',
-                    json={'changeStateTo': 'STOPPED'})
+    r = cnf_api.lcm(
+        'POST',
+        f'/vnf_instances/{cnf.inst_id}/operate',
+        json={'changeStateTo': 'STOPPED'},
+    )
     assert r.status_code == 409
 
     _run(cnf, 'operate', {'changeStateTo': 'STARTED'})
@@ -75,8 +93,15 @@ def test_scale_to_level_then_stop_and_start(
     # The VNFCs are the same ones, on new Pods.
     assert set(vnfcs_of(inst)) == set(vnfcs)
 
-    _run(cnf, 'operate', {'changeStateTo': 'STOPPED',
-                          'stopType': 'GRACEFUL', 'gracefulStopTimeout': 1})
+    _run(
+        cnf,
+        'operate',
+        {
+            'changeStateTo': 'STOPPED',
+            'stopType': 'GRACEFUL',
+            'gracefulStopTimeout': 1,
+        },
+    )
     assert kubectl.live_pods(namespace, cnf.inst_id) == set()
     _run(cnf, 'terminate', {'terminationType': 'FORCEFUL'})
     assert kubectl.objects(namespace, cnf.inst_id) == {}

@@ -16,15 +16,15 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def test_vnfc_follows_a_pod_kubernetes_replaced(
-        cnf_client, cnf_api, cnf_packages, kubectl, local_k8s,
-        namespace) -> None:
+    cnf_client, cnf_api, cnf_packages, kubectl, local_k8s, namespace
+) -> None:
     api = cnf_api
     vim = inline_vim(local_k8s)
     inst_id = api.create_instance(V1_VNFD_ID, name='cnf-sync')
     op_id = api.start(inst_id, 'instantiate', instantiate_body(namespace, vim))
     api.wait_op(op_id, 'COMPLETED', timeout=60)
     before = api.instance(inst_id)
-    (vnfc_id, old_pod), = vnfcs_of(before, 'VDU1').items()
+    ((vnfc_id, old_pod),) = vnfcs_of(before, 'VDU1').items()
 
     kubectl.run('delete', 'pod', old_pod, '-n', namespace, '--wait=false')
 
@@ -38,10 +38,15 @@ def test_vnfc_follows_a_pod_kubernetes_replaced(
     after = wait_for(followed, 30, 'vnfcResourceInfo to follow the new Pod')
     assert set(vnfcs_of(after)) == set(vnfcs_of(before))  # ids unchanged
     assert sorted(pods_of(after)) == sorted(
-        kubectl.live_pods(namespace, inst_id))
+        kubectl.live_pods(namespace, inst_id)
+    )
     # No LCM op ran: the sync is not an operation.
-    ops = api.ok('GET', '/vnf_lcm_op_occs', 200, params={
-        'filter': f'(eq,vnfInstanceId,{inst_id})'}).json()
+    ops = api.ok(
+        'GET',
+        '/vnf_lcm_op_occs',
+        200,
+        params={'filter': f'(eq,vnfInstanceId,{inst_id})'},
+    ).json()
     assert [o['operation'] for o in ops] == ['INSTANTIATE']
     shown = cnf_client.lcm_json('show', inst_id)
     assert vnfcs_of(shown, 'VDU1') == {vnfc_id: vnfcs_of(after)[vnfc_id]}

@@ -34,23 +34,52 @@ from .conftest import write_json
 
 pytestmark = pytest.mark.timeout(180)
 
-DEF_FILES = [f'Files/kubernetes/{n}.yaml' for n in (
-    'configmap_1', 'configmap_3', 'secret_1', 'secret_3', 'pod_env',
-    'pod_volume', 'deployment', 'replicaset', 'daemonset')]
+DEF_FILES = [
+    f'Files/kubernetes/{n}.yaml'
+    for n in (
+        'configmap_1',
+        'configmap_3',
+        'secret_1',
+        'secret_3',
+        'pod_env',
+        'pod_volume',
+        'deployment',
+        'replicaset',
+        'daemonset',
+    )
+]
 # Seed 003's sample_param_file.json: the changed ConfigMap/Secret files.
-CONFIG_PATHS = ['Files/kubernetes/configmap_1.yaml',
-                'Files/kubernetes/secret_1.yaml']
-RESTARTED = {'env-test', 'volume-test', 'vdu1-update', 'vdu2-update',
-             'daemonset-vdu5'}
+CONFIG_PATHS = [
+    'Files/kubernetes/configmap_1.yaml',
+    'Files/kubernetes/secret_1.yaml',
+]
+RESTARTED = {
+    'env-test',
+    'volume-test',
+    'vdu1-update',
+    'vdu2-update',
+    'daemonset-vdu5',
+}
 KEPT = {'env-test2', 'volume-test2', 'deployment2-vdu6'}
-VDU_OF = {'vdu1-update': 'VDU1', 'vdu2-update': 'VDU2', 'env-test': 'VDU3',
-          'volume-test': 'VDU4', 'daemonset-vdu5': 'VDU5',
-          'deployment2-vdu6': 'VDU6', 'env-test2': 'VDU7',
-          'volume-test2': 'VDU8'}
+VDU_OF = {
+    'vdu1-update': 'VDU1',
+    'vdu2-update': 'VDU2',
+    'env-test': 'VDU3',
+    'volume-test': 'VDU4',
+    'daemonset-vdu5': 'VDU5',
+    'deployment2-vdu6': 'VDU6',
+    'env-test2': 'VDU7',
+    'volume-test2': 'VDU8',
+}
 V1_IMAGES = dict.fromkeys(VDU_OF, 'nginx')
-V2_IMAGES = {**V1_IMAGES, 'vdu1-update': 'cirros', 'env-test': 'tomcat',
-             'volume-test': 'cirros', 'daemonset-vdu5': 'cirros',
-             'vdu2-update': 'celebdor/kuryr-demo'}
+V2_IMAGES = {
+    **V1_IMAGES,
+    'vdu1-update': 'cirros',
+    'env-test': 'tomcat',
+    'volume-test': 'cirros',
+    'daemonset-vdu5': 'cirros',
+    'vdu2-update': 'celebdor/kuryr-demo',
+}
 V1_CM = 'configmap data\nfoo\nbar\n'
 V2_CM = 'configmap2 data2\nfoo2\nbar2\n'
 REPORT = 'vnfm_container_update'
@@ -62,29 +91,46 @@ class Cnf(CnfInstance):
 
     def op_ids(self) -> set[str]:
         """Ids of the instance's op occurrences."""
-        return {o['id'] for o in self.api.ok(
-            'GET', '/vnf_lcm_op_occs', 200, params={
-                'filter': f'(eq,vnfInstanceId,{self.inst_id})'}).json()}
+        return {
+            o['id']
+            for o in self.api.ok(
+                'GET',
+                '/vnf_lcm_op_occs',
+                200,
+                params={'filter': f'(eq,vnfInstanceId,{self.inst_id})'},
+            ).json()
+        }
 
     def lcm(self, state: str, *args: str) -> tuple[str, str]:
         """``openstack vnflcm <args>``; (the id of the op it started, once
         in ``state``; what the client printed)."""
         seen = self.op_ids()
         out = self.client.lcm(*args)
-        op_id, = self.op_ids() - seen
+        (op_id,) = self.op_ids() - seen
         self.api.wait_op(op_id, state, timeout=60)
         return op_id, out
 
     def instantiate(self, vnfd_id: str, vim_id: str) -> None:
         """``vnflcm create`` and ``vnflcm instantiate`` of seed 003."""
-        self.inst_id = self.client.lcm_json('create', vnfd_id, '--name',
-                                            'seed003')['ID']
-        body = {'flavourId': 'simple', 'vimConnectionInfo': {'vim1': {
-            'vimId': vim_id, 'vimType': K8S_VIM_TYPE}},
-            'additionalParams': {'lcm-kubernetes-def-files': DEF_FILES,
-                                 'namespace': self.namespace}}
-        self.lcm('COMPLETED', 'instantiate', self.inst_id,
-                 write_json(self.tmp_path, 'inst.json', body))
+        self.inst_id = self.client.lcm_json(
+            'create', vnfd_id, '--name', 'seed003'
+        )['ID']
+        body = {
+            'flavourId': 'simple',
+            'vimConnectionInfo': {
+                'vim1': {'vimId': vim_id, 'vimType': K8S_VIM_TYPE}
+            },
+            'additionalParams': {
+                'lcm-kubernetes-def-files': DEF_FILES,
+                'namespace': self.namespace,
+            },
+        }
+        self.lcm(
+            'COMPLETED',
+            'instantiate',
+            self.inst_id,
+            write_json(self.tmp_path, 'inst.json', body),
+        )
 
     def update(self, state: str, body: Obj) -> Obj:
         """``vnflcm update --I``; its op as ``vnflcm op show`` shows it."""
@@ -97,11 +143,17 @@ class Cnf(CnfInstance):
         """Workload name -> uids of its live Pods."""
         out: dict[str, set[str]] = {}
         for p in self.kubectl.json(
-                'get', 'pods', '-n', self.namespace, '-l',
-                f'vnfm.io/vnf-instance-id={self.inst_id}')['items']:
+            'get',
+            'pods',
+            '-n',
+            self.namespace,
+            '-l',
+            f'vnfm.io/vnf-instance-id={self.inst_id}',
+        )['items']:
             if not p['metadata'].get('deletionTimestamp'):
                 out.setdefault(p['metadata']['labels']['app'], set()).add(
-                    p['metadata']['uid'])
+                    p['metadata']['uid']
+                )
         return out
 
     def images(self) -> dict[str, str]:
@@ -109,31 +161,48 @@ class Cnf(CnfInstance):
         checks every live Pod of the workload runs that image."""
         out, running = {}, {}
         for o in self.kubectl.json(
-                'get', 'deployments,replicasets,daemonsets,pods', '-n',
-                self.namespace, '-l',
-                f'vnfm.io/vnf-instance-id={self.inst_id}')['items']:
+            'get',
+            'deployments,replicasets,daemonsets,pods',
+            '-n',
+            self.namespace,
+            '-l',
+            f'vnfm.io/vnf-instance-id={self.inst_id}',
+        )['items']:
             meta, spec = o['metadata'], o['spec']
             if meta['name'] in VDU_OF:
                 pod_spec = spec.get('template', {}).get('spec') or spec
                 out[meta['name']] = pod_spec['containers'][0]['image']
             if o['kind'] == 'Pod' and not meta.get('deletionTimestamp'):
                 running.setdefault(meta['labels']['app'], set()).add(
-                    spec['containers'][0]['image'])
+                    spec['containers'][0]['image']
+                )
         assert running == {w: {i} for w, i in out.items()}, running
         return out
 
     def config(self, kind: str, name: str, key: str) -> str:
         """One key of a ConfigMap or Secret (a Secret's decoded)."""
-        data = self.kubectl.json('get', kind, name, '-n',
-                                 self.namespace)['data']
-        return base64.b64decode(data[key]).decode() if kind == 'secret' \
+        data = self.kubectl.json('get', kind, name, '-n', self.namespace)[
+            'data'
+        ]
+        return (
+            base64.b64decode(data[key]).decode()
+            if kind == 'secret'
             else data[key]
+        )
 
 
 def _dry_run_changes_nothing(cnf: Cnf, v1: str, v2: str) -> None:
     uids, inst = cnf.uids(), cnf.instance()
-    op = cnf.update('COMPLETED', {'vnfdId': v2, 'metadata': {
-        'configmap_secret_paths': CONFIG_PATHS, 'vnfm_dry_run': True}})
+    op = cnf.update(
+        'COMPLETED',
+        {
+            'vnfdId': v2,
+            'metadata': {
+                'configmap_secret_paths': CONFIG_PATHS,
+                'vnfm_dry_run': True,
+            },
+        },
+    )
 
     assert cnf.uids() == uids
     assert cnf.instance() == inst
@@ -143,16 +212,23 @@ def _dry_run_changes_nothing(cnf: Cnf, v1: str, v2: str) -> None:
     report = op['Changed Info']['metadata'][REPORT]
     assert report['dryRun'] is True
     assert [c['name'] for c in report['configMapsAndSecrets']] == [
-        'cm-data', 'secret-data']
+        'cm-data',
+        'secret-data',
+    ]
     assert {w['name'] for w in report['workloads']} == RESTARTED
     assert not op.get('Resource Changes')
 
 
 def _failed_update_rolls_back(cnf: Cnf, v1: str, v3: str) -> None:
     before = cnf.instance()
-    op = cnf.update('FAILED_TEMP', {
-        'vnfdId': v3, 'vnfInstanceName': 'modify_vnf_after',
-        'metadata': {'configmap_secret_paths': CONFIG_PATHS}})
+    op = cnf.update(
+        'FAILED_TEMP',
+        {
+            'vnfdId': v3,
+            'vnfInstanceName': 'modify_vnf_after',
+            'metadata': {'configmap_secret_paths': CONFIG_PATHS},
+        },
+    )
 
     detail = op['Error']['detail']
     assert 'Pod vdu1-update-' in detail, detail
@@ -169,12 +245,15 @@ def _failed_update_rolls_back(cnf: Cnf, v1: str, v3: str) -> None:
     assert inst['vnfSoftwareVersion'] == '1.0'
     assert inst['vnfInstanceName'] == 'seed003'
     assert inst.get('metadata') == before.get('metadata')
-    assert inst['instantiatedVnfInfo']['metadata'] == before[
-        'instantiatedVnfInfo']['metadata']
+    assert (
+        inst['instantiatedVnfInfo']['metadata']
+        == before['instantiatedVnfInfo']['metadata']
+    )
     assert set(vnfcs_of(inst)) == set(vnfcs_of(before))
     assert cnf.config('configmap', 'cm-data', 'cmKey1.txt') == V1_CM
     assert cnf.config('secret', 'secret-data', 'password') == (
-        '1mbb1G968fb1CUg')
+        '1mbb1G968fb1CUg'
+    )
     assert cnf.images() == V1_IMAGES
 
 
@@ -184,9 +263,14 @@ def _update_restarts_only_what_changed(cnf: Cnf, v2: str) -> None:
     assert set(before) == set(VDU_OF)
 
     # Seed 003's sample_param_file.json.
-    op = cnf.update('COMPLETED', {
-        'vnfdId': v2, 'vnfInstanceName': 'modify_vnf_after',
-        'metadata': {'configmap_secret_paths': CONFIG_PATHS}})
+    op = cnf.update(
+        'COMPLETED',
+        {
+            'vnfdId': v2,
+            'vnfInstanceName': 'modify_vnf_after',
+            'metadata': {'configmap_secret_paths': CONFIG_PATHS},
+        },
+    )
 
     after = cnf.uids()
     assert {w for w in before if not before[w] & after[w]} == RESTARTED
@@ -195,15 +279,18 @@ def _update_restarts_only_what_changed(cnf: Cnf, v2: str) -> None:
     assert cnf.config('configmap', 'cm-data', 'cmKey1.txt') == V2_CM
     assert cnf.config('configmap', 'cm-data3', 'cmKey1.txt') == V1_CM
     assert cnf.config('secret', 'secret-data', 'password') == (
-        '1mbb1G968fb1CUg2')
+        '1mbb1G968fb1CUg2'
+    )
     assert cnf.config('secret', 'secret-data3', 'password') == (
-        '1mbb1G968fb1CUg')
+        '1mbb1G968fb1CUg'
+    )
     shown = cnf.client.lcm_json('show', cnf.inst_id)
     assert shown['VNFD ID'] == v2
     assert shown['VNF Software Version'] == '2.0'
     assert shown['VNF Instance Name'] == 'modify_vnf_after'
     assert sorted(pods_of(shown)) == sorted(
-        cnf.kubectl.live_pods(cnf.namespace, cnf.inst_id))
+        cnf.kubectl.live_pods(cnf.namespace, cnf.inst_id)
+    )
     now = vnfcs_of(shown)
     assert set(now) == set(vnfcs)  # VNFC ids kept
     kept = {i for w in KEPT for i in vnfcs_of(shown, VDU_OF[w])}
@@ -211,11 +298,12 @@ def _update_restarts_only_what_changed(cnf: Cnf, v2: str) -> None:
 
     assert op['Changed Info']['vnfdId'] == v2
     report = op['Changed Info']['metadata'][REPORT]
-    assert [(c['kind'], c['name']) for c in report[
-        'configMapsAndSecrets']] == [('ConfigMap', 'cm-data'),
-                                     ('Secret', 'secret-data')]
+    assert [
+        (c['kind'], c['name']) for c in report['configMapsAndSecrets']
+    ] == [('ConfigMap', 'cm-data'), ('Secret', 'secret-data')]
     assert {w['name']: w['restartedPods'] for w in report['workloads']} == {
-        w: list(vnfcs_of(inst, VDU_OF[w]).values()) for w in RESTARTED}
+        w: list(vnfcs_of(inst, VDU_OF[w]).values()) for w in RESTARTED
+    }
     affected = op['Resource Changes']['affectedVnfcs']
     assert {a['vduId'] for a in affected} == {VDU_OF[w] for w in RESTARTED}
     for a in affected:
@@ -225,13 +313,20 @@ def _update_restarts_only_what_changed(cnf: Cnf, v2: str) -> None:
 
 
 def _usage(api: Api, pkg: Obj) -> str:
-    return api.request('GET', f"/vnfpkgm/v1/vnf_packages/{pkg['id']}",
-                       version=None).json()['usageState']
+    return api.request(
+        'GET', f'/vnfpkgm/v1/vnf_packages/{pkg["id"]}', version=None
+    ).json()['usageState']
 
 
 def test_seed003_update_through_the_client(
-        cnf_client, cnf_api, kubectl, namespace, update_pkgs: dict[str, Obj],
-        k8s_vim: str, tmp_path: Path) -> None:
+    cnf_client,
+    cnf_api,
+    kubectl,
+    namespace,
+    update_pkgs: dict[str, Obj],
+    k8s_vim: str,
+    tmp_path: Path,
+) -> None:
     v1, v2, v3 = (update_pkgs[n]['vnfdId'] for n in ('v1', 'v2', 'v3'))
     cnf = Cnf(cnf_client, cnf_api, kubectl, namespace, tmp_path)
     cnf.instantiate(v1, k8s_vim)
@@ -245,6 +340,11 @@ def test_seed003_update_through_the_client(
     assert _usage(cnf_api, update_pkgs['v1']) == 'NOT_IN_USE'
     assert _usage(cnf_api, update_pkgs['v2']) == 'IN_USE'
 
-    cnf_api.wait_op(cnf_api.start(cnf.inst_id, 'terminate', {
-        'terminationType': 'FORCEFUL'}), 'COMPLETED', timeout=60)
+    cnf_api.wait_op(
+        cnf_api.start(
+            cnf.inst_id, 'terminate', {'terminationType': 'FORCEFUL'}
+        ),
+        'COMPLETED',
+        timeout=60,
+    )
     cnf_api.ok('DELETE', f'/vnf_instances/{cnf.inst_id}', 204)

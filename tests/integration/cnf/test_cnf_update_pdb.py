@@ -24,29 +24,52 @@ PDB = 'keep-env-test'
 
 
 def _budget_computed(cnf: Cnf) -> bool:
-    pdb = cnf.kubectl.json('get', 'poddisruptionbudget', PDB, '-n',
-                           cnf.namespace)
+    pdb = cnf.kubectl.json(
+        'get', 'poddisruptionbudget', PDB, '-n', cnf.namespace
+    )
     st = pdb.get('status') or {}
     return st.get('currentHealthy') == 1 and st.get(
-        'observedGeneration') == pdb['metadata'].get('generation')
+        'observedGeneration'
+    ) == pdb['metadata'].get('generation')
 
 
 def test_blocked_eviction_is_shown_by_op_show(
-        cnf_client, cnf_api, kubectl, namespace, update_pkgs: dict,
-        k8s_vim: str, tmp_path: Path) -> None:
+    cnf_client,
+    cnf_api,
+    kubectl,
+    namespace,
+    update_pkgs: dict,
+    k8s_vim: str,
+    tmp_path: Path,
+) -> None:
     v1, v2 = (update_pkgs[n]['vnfdId'] for n in ('v1', 'v2'))
     cnf = Cnf(cnf_client, cnf_api, kubectl, namespace, tmp_path)
     cnf.instantiate(v1, k8s_vim)
-    kubectl.run('create', 'poddisruptionbudget', PDB, '-n', namespace,
-                '--selector', 'app=env-test', '--min-available', '1')
+    kubectl.run(
+        'create',
+        'poddisruptionbudget',
+        PDB,
+        '-n',
+        namespace,
+        '--selector',
+        'app=env-test',
+        '--min-available',
+        '1',
+    )
     wait_for(lambda: _budget_computed(cnf), 30, 'the PDB status')
 
     body = tmp_path / f'{uuid.uuid4().hex}.json'
-    body.write_text(json.dumps({'vnfdId': v2, 'metadata': {
-        'configmap_secret_paths': CONFIG_PATHS}}))
+    body.write_text(
+        json.dumps(
+            {
+                'vnfdId': v2,
+                'metadata': {'configmap_secret_paths': CONFIG_PATHS},
+            }
+        )
+    )
     seen = cnf.op_ids()
     cnf_client.lcm('update', cnf.inst_id, '--I', str(body))
-    op_id, = cnf.op_ids() - seen
+    (op_id,) = cnf.op_ids() - seen
 
     def warnings() -> list | None:
         shown = cnf_client.lcm_json('op', 'show', op_id)
@@ -57,7 +80,8 @@ def test_blocked_eviction_is_shown_by_op_show(
     shown = wait_for(warnings, 60, 'op show to name the blocked eviction')
     assert shown[0].startswith(
         f'waiting for eviction of Pod {namespace}/env-test, blocked by '
-        f'PodDisruptionBudget {namespace}/{PDB} ('), shown
+        f'PodDisruptionBudget {namespace}/{PDB} ('
+    ), shown
 
     kubectl.run('delete', 'poddisruptionbudget', PDB, '-n', namespace)
     cnf_api.wait_op(op_id, 'COMPLETED', timeout=60)

@@ -31,10 +31,15 @@ Obj = dict[str, Any]
 
 def vim_info(cluster: LocalCluster) -> Obj:
     """Admin vimConnectionInfo of the local cluster."""
-    return {'vimId': 'local', 'vimType': k8s.VIM_TYPE,
-            'interfaceInfo': {'endpoint': cluster.endpoint,
-                              'ssl_ca_cert': cluster.ca_cert_path.read_text()},
-            'accessInfo': {'bearer_token': cluster.admin_token}}
+    return {
+        'vimId': 'local',
+        'vimType': k8s.VIM_TYPE,
+        'interfaceInfo': {
+            'endpoint': cluster.endpoint,
+            'ssl_ca_cert': cluster.ca_cert_path.read_text(),
+        },
+        'accessInfo': {'bearer_token': cluster.admin_token},
+    }
 
 
 def files_of(docs: dict[str, list[Obj]]) -> dict[str, bytes]:
@@ -45,8 +50,13 @@ def files_of(docs: dict[str, list[Obj]]) -> dict[str, bytes]:
 class Cnf:
     """One VNF instance deployed from ``files`` into ``namespace``."""
 
-    def __init__(self, kube: k8s.KubeClient, vim: Obj, namespace: str,
-                 files: dict[str, bytes]) -> None:
+    def __init__(
+        self,
+        kube: k8s.KubeClient,
+        vim: Obj,
+        namespace: str,
+        files: dict[str, bytes],
+    ) -> None:
         self.kube, self.vim, self.namespace = kube, vim, namespace
         self.id = str(uuid.uuid4())
         self.package = PackageFiles('pkg-v1', files)
@@ -61,54 +71,89 @@ class Cnf:
                 obj['metadata']['namespace'] = self.namespace
                 labels = {k8s.INSTANCE_LABEL: self.id}
                 if obj['kind'] in WORKLOADS:
-                    vdu = f"VDU_{obj['metadata']['name']}"
+                    vdu = f'VDU_{obj["metadata"]["name"]}'
                     labels[k8s.VDU_LABEL] = vdu
                     vdus[vdu] = obj
                 objs.append(k8s.labelled(obj, labels))
         for obj in k8s.apply_order(objs):
             k8s.apply(self.kube, obj, self.id)
-        pods = k8s.wait_ready(self.kube, list(vdus.values()), self.selector,
-                              time.monotonic() + 60)
+        pods = k8s.wait_ready(
+            self.kube,
+            list(vdus.values()),
+            self.selector,
+            time.monotonic() + 60,
+        )
         vnfcs = []
         for vdu, w in sorted(vdus.items()):
             key = (w['kind'], self.namespace, w['metadata']['name'])
             for pod in pods[key]:
-                vnfcs.append({'id': str(uuid.uuid4()), 'vduId': vdu,
-                              'computeResource': {
-                                  'vimConnectionId': VIM_ID,
-                                  'resourceId': pod['metadata']['name'],
-                                  'vimLevelResourceType': w['kind']}})
-        return {'id': self.id, 'vnfdId': 'vnfd-v1', 'instantiatedVnfInfo': {
-            'flavourId': 'simple', 'vnfcResourceInfo': vnfcs,
-            'vnfcInfo': [],
-            'metadata': {'namespace': self.namespace,
-                         'lcm-kubernetes-def-files': paths,
-                         'vdus': {v: {'apiVersion': w['apiVersion'],
-                                      'kind': w['kind'],
-                                      'name': w['metadata']['name'],
-                                      'namespace': self.namespace}
-                                  for v, w in vdus.items()}}}}
+                vnfcs.append(
+                    {
+                        'id': str(uuid.uuid4()),
+                        'vduId': vdu,
+                        'computeResource': {
+                            'vimConnectionId': VIM_ID,
+                            'resourceId': pod['metadata']['name'],
+                            'vimLevelResourceType': w['kind'],
+                        },
+                    }
+                )
+        return {
+            'id': self.id,
+            'vnfdId': 'vnfd-v1',
+            'instantiatedVnfInfo': {
+                'flavourId': 'simple',
+                'vnfcResourceInfo': vnfcs,
+                'vnfcInfo': [],
+                'metadata': {
+                    'namespace': self.namespace,
+                    'lcm-kubernetes-def-files': paths,
+                    'vdus': {
+                        v: {
+                            'apiVersion': w['apiVersion'],
+                            'kind': w['kind'],
+                            'name': w['metadata']['name'],
+                            'namespace': self.namespace,
+                        }
+                        for v, w in vdus.items()
+                    },
+                },
+            },
+        }
 
-    def ctx(self, new_files: dict[str, bytes],
-            metadata: Obj | None = None, timeout: float = 60,
-            progress: Callable[[str | None], None] | None = None) -> Any:
+    def ctx(
+        self,
+        new_files: dict[str, bytes],
+        metadata: Obj | None = None,
+        timeout: float = 60,
+        progress: Callable[[str | None], None] | None = None,
+    ) -> Any:
         """A modify_information_end HookContext towards ``new_files``
         (``progress`` gets what the hook waits for)."""
         return base.HookContext(
-            hook='modify_information_end', operation='MODIFY_INFO',
-            vnf_instance=self.instance, vnf_lcm_op_occ={},
+            hook='modify_information_end',
+            operation='MODIFY_INFO',
+            vnf_instance=self.instance,
+            vnf_lcm_op_occ={},
             request={'vnfdId': 'vnfd-v2', 'metadata': metadata or {}},
-            vim_connection_info={VIM_ID: self.vim}, vnfd={},
+            vim_connection_info={VIM_ID: self.vim},
+            vnfd={},
             package=PackageFiles('pkg-v2', new_files),
             definition={'builtin': 'container_update'},
             deadline=time.monotonic() + timeout,
-            source_package=self.package, work=self.work, progress=progress)
+            source_package=self.package,
+            work=self.work,
+            progress=progress,
+        )
 
     def update(self, new_files: dict[str, bytes], **kw: Any) -> Obj:
         """Run the hook; its changes (applied to ``instance`` as LCM
         would)."""
-        changes = ContainerUpdateDriver().modify_information_end(
-            self.ctx(new_files, **kw)).changes
+        changes = (
+            ContainerUpdateDriver()
+            .modify_information_end(self.ctx(new_files, **kw))
+            .changes
+        )
         info = changes.get('instantiatedVnfInfo')
         if info:
             merged = dict(self.instance['instantiatedVnfInfo'])
@@ -119,15 +164,21 @@ class Cnf:
 
     def rollback(self, new_files: dict[str, bytes]) -> Obj:
         """Run the rollback of the hook."""
-        return ContainerUpdateDriver().rollback_modify_information_end(
-            self.ctx(new_files)).changes
+        return (
+            ContainerUpdateDriver()
+            .rollback_modify_information_end(self.ctx(new_files))
+            .changes
+        )
 
     def uids(self) -> dict[str, str]:
         """Live (not terminating) Pod name -> uid."""
-        return {p['metadata']['name']: p['metadata']['uid']
-                for p in self.kube.list('v1', 'Pod', self.namespace,
-                                        self.selector)[0]
-                if not p['metadata'].get('deletionTimestamp')}
+        return {
+            p['metadata']['name']: p['metadata']['uid']
+            for p in self.kube.list(
+                'v1', 'Pod', self.namespace, self.selector
+            )[0]
+            if not p['metadata'].get('deletionTimestamp')
+        }
 
     def owner_uids(self, prefix: str) -> set[str]:
         """uids of the live Pods whose name starts with ``prefix``."""
@@ -165,7 +216,9 @@ def kube(vim: Obj) -> Iterator[k8s.KubeClient]:
 
 @pytest.fixture
 def deploy(
-    kube: k8s.KubeClient, vim: Obj, local_k8s: LocalCluster  # noqa: F811
+    kube: k8s.KubeClient,
+    vim: Obj,
+    local_k8s: LocalCluster,  # noqa: F811
 ) -> Iterator[Callable[..., Cnf]]:
     """Deploy a CNF from package files into a fresh namespace."""
     made: list[str] = []

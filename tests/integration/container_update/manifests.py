@@ -10,14 +10,23 @@ Obj = dict[str, Any]
 
 def configmap(name: str, **data: str) -> Obj:
     """A ConfigMap."""
-    return {'apiVersion': 'v1', 'kind': 'ConfigMap',
-            'metadata': {'name': name}, 'data': dict(data)}
+    return {
+        'apiVersion': 'v1',
+        'kind': 'ConfigMap',
+        'metadata': {'name': name},
+        'data': dict(data),
+    }
 
 
 def secret(name: str, **data: str) -> Obj:
     """An Opaque Secret (stringData)."""
-    return {'apiVersion': 'v1', 'kind': 'Secret', 'type': 'Opaque',
-            'metadata': {'name': name}, 'stringData': dict(data)}
+    return {
+        'apiVersion': 'v1',
+        'kind': 'Secret',
+        'type': 'Opaque',
+        'metadata': {'name': name},
+        'stringData': dict(data),
+    }
 
 
 def spec(image: str = 'nginx', **container: Any) -> Obj:
@@ -25,8 +34,10 @@ def spec(image: str = 'nginx', **container: Any) -> Obj:
     ``initContainers`` may be given."""
     volumes = container.pop('volumes', None)
     init = container.pop('initContainers', None)
-    out: Obj = {'terminationGracePeriodSeconds': 0,
-                'containers': [{'name': 'c', 'image': image, **container}]}
+    out: Obj = {
+        'terminationGracePeriodSeconds': 0,
+        'containers': [{'name': 'c', 'image': image, **container}],
+    }
     if volumes:
         out['volumes'] = volumes
     if init:
@@ -36,24 +47,36 @@ def spec(image: str = 'nginx', **container: Any) -> Obj:
 
 def pod(name: str, pod_spec: Obj) -> Obj:
     """A bare Pod."""
-    return {'apiVersion': 'v1', 'kind': 'Pod',
-            'metadata': {'name': name, 'labels': {'app': name}},
-            'spec': copy.deepcopy(pod_spec)}
+    return {
+        'apiVersion': 'v1',
+        'kind': 'Pod',
+        'metadata': {'name': name, 'labels': {'app': name}},
+        'spec': copy.deepcopy(pod_spec),
+    }
 
 
-def controller(kind: str, name: str, pod_spec: Obj, replicas: int = 1,
-               **extra: Any) -> Obj:
+def controller(
+    kind: str, name: str, pod_spec: Obj, replicas: int = 1, **extra: Any
+) -> Obj:
     """A Deployment, ReplicaSet, DaemonSet or StatefulSet."""
-    body: Obj = {'selector': {'matchLabels': {'app': name}},
-                 'template': {'metadata': {'labels': {'app': name}},
-                              'spec': copy.deepcopy(pod_spec)}}
+    body: Obj = {
+        'selector': {'matchLabels': {'app': name}},
+        'template': {
+            'metadata': {'labels': {'app': name}},
+            'spec': copy.deepcopy(pod_spec),
+        },
+    }
     if kind != 'DaemonSet':
         body['replicas'] = replicas
     if kind == 'StatefulSet':
         body['serviceName'] = name
     body.update(extra)
-    return {'apiVersion': 'apps/v1', 'kind': kind,
-            'metadata': {'name': name}, 'spec': body}
+    return {
+        'apiVersion': 'apps/v1',
+        'kind': kind,
+        'metadata': {'name': name},
+        'spec': body,
+    }
 
 
 def env_from(kind: str, name: str) -> Obj:
@@ -65,8 +88,11 @@ def env_from(kind: str, name: str) -> Obj:
 def set_image(obj: Obj, image: str) -> Obj:
     """A copy of a workload with container ``c``'s image changed."""
     out = copy.deepcopy(obj)
-    target = out['spec'] if out['kind'] == 'Pod' else \
-        out['spec']['template']['spec']
+    target = (
+        out['spec']
+        if out['kind'] == 'Pod'
+        else out['spec']['template']['spec']
+    )
     target['containers'][0]['image'] = image
     return out
 

@@ -25,8 +25,9 @@ from .manifests import spec
 pytestmark = pytest.mark.timeout(180, func_only=True)
 USES_CM = spec(envFrom=[env_from('ConfigMap', 'cm-a')])
 USES_SECRET = spec(volumes=[{'name': 'v', 'secret': {'secretName': 'sec-a'}}])
-USES_BOTH = spec(envFrom=[env_from('ConfigMap', 'cm-a'),
-                          env_from('Secret', 'sec-a')])
+USES_BOTH = spec(
+    envFrom=[env_from('ConfigMap', 'cm-a'), env_from('Secret', 'sec-a')]
+)
 WEB = controller('Deployment', 'web', USES_BOTH)
 
 
@@ -52,20 +53,36 @@ def _uid(cnf: Cnf, kind: str, name: str) -> str:
 
 
 def test_changed_immutable_objects_are_recreated_and_users_restart(
-        deploy: Callable[..., Cnf]) -> None:
+    deploy: Callable[..., Cnf],
+) -> None:
     def files(value: str) -> dict[str, bytes]:
-        return files_of({'Files/all.yaml': [
-            immutable(configmap('cm-a', k=value)),
-            immutable(secret('sec-a', password=value)),
-            immutable(configmap('cm-same', k='same')),
-            pod('uses-cm', USES_CM), pod('uses-secret', USES_SECRET), WEB,
-            pod('bystander', spec(envFrom=[env_from('ConfigMap',
-                                                    'cm-same')]))]})
+        return files_of(
+            {
+                'Files/all.yaml': [
+                    immutable(configmap('cm-a', k=value)),
+                    immutable(secret('sec-a', password=value)),
+                    immutable(configmap('cm-same', k='same')),
+                    pod('uses-cm', USES_CM),
+                    pod('uses-secret', USES_SECRET),
+                    WEB,
+                    pod(
+                        'bystander',
+                        spec(envFrom=[env_from('ConfigMap', 'cm-same')]),
+                    ),
+                ]
+            }
+        )
 
     cnf = deploy(files('v1'))
     before = cnf.uids()
-    old = {n: _uid(cnf, k, n) for k, n in (
-        ('ConfigMap', 'cm-a'), ('Secret', 'sec-a'), ('ConfigMap', 'cm-same'))}
+    old = {
+        n: _uid(cnf, k, n)
+        for k, n in (
+            ('ConfigMap', 'cm-a'),
+            ('Secret', 'sec-a'),
+            ('ConfigMap', 'cm-same'),
+        )
+    }
 
     changes = cnf.update(files('v2'))
 
@@ -86,12 +103,19 @@ def test_changed_immutable_objects_are_recreated_and_users_restart(
 
 
 def test_unchanged_immutable_configmap_restarts_nothing(
-        deploy: Callable[..., Cnf]) -> None:
+    deploy: Callable[..., Cnf],
+) -> None:
     def files(other: str) -> dict[str, bytes]:
-        return files_of({'Files/all.yaml': [
-            immutable(configmap('cm-a', k='same')),
-            configmap('cm-unused', k=other), pod('uses-cm', USES_CM),
-            controller('Deployment', 'web', USES_CM)]})
+        return files_of(
+            {
+                'Files/all.yaml': [
+                    immutable(configmap('cm-a', k='same')),
+                    configmap('cm-unused', k=other),
+                    pod('uses-cm', USES_CM),
+                    controller('Deployment', 'web', USES_CM),
+                ]
+            }
+        )
 
     cnf = deploy(files('v1'))
     before = cnf.uids()
@@ -100,26 +124,47 @@ def test_unchanged_immutable_configmap_restarts_nothing(
     changes = cnf.update(files('v2'))
 
     assert cnf.uids() == before
-    assert cnf.get('ConfigMap', 'cm-a')['metadata'][
-        'resourceVersion'] == version
+    assert (
+        cnf.get('ConfigMap', 'cm-a')['metadata']['resourceVersion'] == version
+    )
     assert _actions(changes) == {'cm-unused': 'patch'}
     report = changes['changedInfo']['metadata']['vnfm_container_update']
     assert report['workloads'] == []
 
 
 def test_immutable_flag_flips_both_ways(deploy: Callable[..., Cnf]) -> None:
-    v1 = files_of({'Files/all.yaml': [
-        configmap('cm-lock', k='v1'), immutable(configmap('cm-unlock',
-                                                          k='v1')),
-        pod('uses-lock', spec(envFrom=[env_from('ConfigMap', 'cm-lock')])),
-        pod('uses-unlock', spec(envFrom=[env_from('ConfigMap',
-                                                  'cm-unlock')]))]})
-    v2 = files_of({'Files/all.yaml': [
-        immutable(configmap('cm-lock', k='v2')),
-        immutable(configmap('cm-unlock', k='v2'), False),
-        pod('uses-lock', spec(envFrom=[env_from('ConfigMap', 'cm-lock')])),
-        pod('uses-unlock', spec(envFrom=[env_from('ConfigMap',
-                                                  'cm-unlock')]))]})
+    v1 = files_of(
+        {
+            'Files/all.yaml': [
+                configmap('cm-lock', k='v1'),
+                immutable(configmap('cm-unlock', k='v1')),
+                pod(
+                    'uses-lock',
+                    spec(envFrom=[env_from('ConfigMap', 'cm-lock')]),
+                ),
+                pod(
+                    'uses-unlock',
+                    spec(envFrom=[env_from('ConfigMap', 'cm-unlock')]),
+                ),
+            ]
+        }
+    )
+    v2 = files_of(
+        {
+            'Files/all.yaml': [
+                immutable(configmap('cm-lock', k='v2')),
+                immutable(configmap('cm-unlock', k='v2'), False),
+                pod(
+                    'uses-lock',
+                    spec(envFrom=[env_from('ConfigMap', 'cm-lock')]),
+                ),
+                pod(
+                    'uses-unlock',
+                    spec(envFrom=[env_from('ConfigMap', 'cm-unlock')]),
+                ),
+            ]
+        }
+    )
     cnf = deploy(v1)
     before = cnf.uids()
     lock_uid = _uid(cnf, 'ConfigMap', 'cm-lock')
@@ -142,14 +187,23 @@ def test_immutable_flag_flips_both_ways(deploy: Callable[..., Cnf]) -> None:
 
 
 def test_failed_update_rolls_back_immutable_content(
-        deploy: Callable[..., Cnf]) -> None:
+    deploy: Callable[..., Cnf],
+) -> None:
     def files(value: str, web: dict = WEB) -> dict[str, bytes]:
-        return files_of({'Files/all.yaml': [
-            immutable(configmap('cm-a', k=value)),
-            immutable(secret('sec-a', password=value)),
-            immutable(configmap('cm-lock', k=value), value != 'v1'),
-            web, pod('uses-lock', spec(envFrom=[env_from('ConfigMap',
-                                                         'cm-lock')]))]})
+        return files_of(
+            {
+                'Files/all.yaml': [
+                    immutable(configmap('cm-a', k=value)),
+                    immutable(secret('sec-a', password=value)),
+                    immutable(configmap('cm-lock', k=value), value != 'v1'),
+                    web,
+                    pod(
+                        'uses-lock',
+                        spec(envFrom=[env_from('ConfigMap', 'cm-lock')]),
+                    ),
+                ]
+            }
+        )
 
     cnf = deploy(files('v1'))
     web_pods = cnf.owner_uids('web-')
@@ -170,8 +224,11 @@ def test_failed_update_rolls_back_immutable_content(
     assert sec['immutable'] is True
     lock = cnf.get('ConfigMap', 'cm-lock')
     assert lock['data'] == {'k': 'v1'} and not lock.get('immutable')
-    assert _actions(changes) == {'cm-a': 'recreate', 'cm-lock': 'recreate',
-                                 'sec-a': 'recreate'}
+    assert _actions(changes) == {
+        'cm-a': 'recreate',
+        'cm-lock': 'recreate',
+        'sec-a': 'recreate',
+    }
     template = cnf.get('Deployment', 'web')['spec']['template']
     assert template['spec']['containers'][0]['image'] == 'nginx'
     # The Deployment is back on its first ReplicaSet: its Pod never left.

@@ -26,11 +26,27 @@ from .conftest import VIM_ID
 
 pytestmark = pytest.mark.timeout(240, func_only=True)
 SAMPLES = pathlib.Path(__file__).resolve().parents[3] / 'samples' / 'packages'
-DEF_FILES = [f'Files/kubernetes/{n}.yaml' for n in (
-    'configmap_1', 'configmap_3', 'secret_1', 'secret_3', 'pod_env',
-    'pod_volume', 'deployment', 'replicaset', 'daemonset')]
-RESTARTED = {'env-test', 'volume-test', 'vdu1-update', 'vdu2-update',
-             'daemonset-vdu5'}
+DEF_FILES = [
+    f'Files/kubernetes/{n}.yaml'
+    for n in (
+        'configmap_1',
+        'configmap_3',
+        'secret_1',
+        'secret_3',
+        'pod_env',
+        'pod_volume',
+        'deployment',
+        'replicaset',
+        'daemonset',
+    )
+]
+RESTARTED = {
+    'env-test',
+    'volume-test',
+    'vdu1-update',
+    'vdu2-update',
+    'daemonset-vdu5',
+}
 KEPT = {'env-test2', 'volume-test2', 'deployment2-vdu6'}
 
 
@@ -41,8 +57,9 @@ def _package(name: str) -> tuple[PackageFiles, dict[str, Any]]:
     return PackageFiles(name, files), read_csar(data).vnfd.to_dict()
 
 
-def _by_workload(kube: k8s.KubeClient, ns: str, instance_id: str
-                 ) -> dict[str, set[str]]:
+def _by_workload(
+    kube: k8s.KubeClient, ns: str, instance_id: str
+) -> dict[str, set[str]]:
     """Workload name -> uids of its live Pods (VDU label -> name)."""
     out: dict[str, set[str]] = {}
     pods = kube.list('v1', 'Pod', ns, f'{k8s.INSTANCE_LABEL}={instance_id}')
@@ -54,36 +71,68 @@ def _by_workload(kube: k8s.KubeClient, ns: str, instance_id: str
     return out
 
 
-def test_seed003_update(kube: k8s.KubeClient, vim: dict,
-                        local_k8s: LocalCluster) -> None:
-    (v1, vnfd1), (v2, vnfd2) = _package('cnf_update_v1'), _package(
-        'cnf_update_v2')
+def test_seed003_update(
+    kube: k8s.KubeClient, vim: dict, local_k8s: LocalCluster
+) -> None:
+    (v1, vnfd1), (v2, vnfd2) = (
+        _package('cnf_update_v1'),
+        _package('cnf_update_v2'),
+    )
     ns = local_k8s.create_namespace(f'cu-{uuid.uuid4().hex[:8]}')
     instance = {'id': f'seed003-{ns}'}
-    request = {'flavourId': 'simple', 'additionalParams': {
-        'lcm-kubernetes-def-files': DEF_FILES, 'namespace': ns}}
+    request = {
+        'flavourId': 'simple',
+        'additionalParams': {
+            'lcm-kubernetes-def-files': DEF_FILES,
+            'namespace': ns,
+        },
+    }
     try:
-        result = KubernetesInfraDriver().instantiate(infra_base.InfraContext(
-            operation='INSTANTIATE', vnf_instance=instance, request=request,
-            vnfd=vnfd1, flavour_id='simple',
-            vim_connection_info={VIM_ID: vim}, package=v1,
-            deadline=time.monotonic() + 90))
+        result = KubernetesInfraDriver().instantiate(
+            infra_base.InfraContext(
+                operation='INSTANTIATE',
+                vnf_instance=instance,
+                request=request,
+                vnfd=vnfd1,
+                flavour_id='simple',
+                vim_connection_info={VIM_ID: vim},
+                package=v1,
+                deadline=time.monotonic() + 90,
+            )
+        )
         instance['instantiatedVnfInfo'] = result.instantiated_vnf_info
         before = _by_workload(kube, ns, instance['id'])
         hook = vnfd2['interfaces']['modify_information_end']
         assert hook['builtin'] == 'container_update'
 
-        changes = ContainerUpdateDriver().modify_information_end(
-            base.HookContext(
-                hook='modify_information_end', operation='MODIFY_INFO',
-                vnf_instance=instance, vnf_lcm_op_occ={},
-                request={'vnfdId': vnfd2['vnfd_id'], 'metadata': {
-                    'configmap_secret_paths': [
-                        'Files/kubernetes/configmap_1.yaml',
-                        'Files/kubernetes/secret_1.yaml']}},
-                vim_connection_info={VIM_ID: vim}, vnfd=vnfd2, package=v2,
-                definition=hook, deadline=time.monotonic() + 120,
-                source_vnfd=vnfd1, source_package=v1)).changes
+        changes = (
+            ContainerUpdateDriver()
+            .modify_information_end(
+                base.HookContext(
+                    hook='modify_information_end',
+                    operation='MODIFY_INFO',
+                    vnf_instance=instance,
+                    vnf_lcm_op_occ={},
+                    request={
+                        'vnfdId': vnfd2['vnfd_id'],
+                        'metadata': {
+                            'configmap_secret_paths': [
+                                'Files/kubernetes/configmap_1.yaml',
+                                'Files/kubernetes/secret_1.yaml',
+                            ]
+                        },
+                    },
+                    vim_connection_info={VIM_ID: vim},
+                    vnfd=vnfd2,
+                    package=v2,
+                    definition=hook,
+                    deadline=time.monotonic() + 120,
+                    source_vnfd=vnfd1,
+                    source_package=v1,
+                )
+            )
+            .changes
+        )
 
         after = _by_workload(kube, ns, instance['id'])
         assert {w for w in before if not before[w] & after[w]} == RESTARTED
@@ -92,18 +141,29 @@ def test_seed003_update(kube: k8s.KubeClient, vim: dict,
         assert cm['data']['cmKey1.txt'] == 'configmap2 data2\nfoo2\nbar2\n'
         report = changes['changedInfo']['metadata']['vnfm_container_update']
         assert [c['name'] for c in report['configMapsAndSecrets']] == [
-            'cm-data', 'secret-data']
+            'cm-data',
+            'secret-data',
+        ]
         # Every VNFC keeps its id; restarted ones follow their new Pod.
-        old = {v['id']: v for v in
-               instance['instantiatedVnfInfo']['vnfcResourceInfo']}
-        new = {v['id']: v for v in
-               changes['instantiatedVnfInfo']['vnfcResourceInfo']}
+        old = {
+            v['id']: v
+            for v in instance['instantiatedVnfInfo']['vnfcResourceInfo']
+        }
+        new = {
+            v['id']: v
+            for v in changes['instantiatedVnfInfo']['vnfcResourceInfo']
+        }
         assert set(new) == set(old)
-        live = {p['metadata']['name'] for p in kube.list(
-            'v1', 'Pod', ns, f'{k8s.INSTANCE_LABEL}={instance["id"]}')[0]
-            if not p['metadata'].get('deletionTimestamp')}
-        assert {v['computeResource']['resourceId']
-                for v in new.values()} <= live
+        live = {
+            p['metadata']['name']
+            for p in kube.list(
+                'v1', 'Pod', ns, f'{k8s.INSTANCE_LABEL}={instance["id"]}'
+            )[0]
+            if not p['metadata'].get('deletionTimestamp')
+        }
+        assert {
+            v['computeResource']['resourceId'] for v in new.values()
+        } <= live
         affected = changes['resourceChanges']['affectedVnfcs']
         vdus = {a['vduId'] for a in affected}
         assert vdus == {'VDU1', 'VDU2', 'VDU3', 'VDU4', 'VDU5'}

@@ -27,12 +27,19 @@ def _annotation(obj: dict) -> str | None:
 
 
 def test_config_only_change_rolls_a_deployment(
-        deploy: Callable[..., Cnf]) -> None:
+    deploy: Callable[..., Cnf],
+) -> None:
     def files(value: str) -> dict[str, bytes]:
-        return files_of({'Files/all.yaml': [
-            configmap('cm-a', k=value), configmap('cm-b', k='same'),
-            controller('Deployment', 'web', USES_A, replicas=2),
-            controller('Deployment', 'other', USES_B)]})
+        return files_of(
+            {
+                'Files/all.yaml': [
+                    configmap('cm-a', k=value),
+                    configmap('cm-b', k='same'),
+                    controller('Deployment', 'web', USES_A, replicas=2),
+                    controller('Deployment', 'other', USES_B),
+                ]
+            }
+        )
 
     cnf = deploy(files('v1'))
     web, other = cnf.owner_uids('web-'), cnf.owner_uids('other-')
@@ -46,43 +53,68 @@ def test_config_only_change_rolls_a_deployment(
     assert _annotation(cnf.get('Deployment', 'other')) is None
     # VNFC ids are kept; their resourceIds follow the new Pods.
     info = cnf.instance['instantiatedVnfInfo']
-    web_vnfcs = [v for v in info['vnfcResourceInfo']
-                 if v['vduId'] == 'VDU_web']
+    web_vnfcs = [
+        v for v in info['vnfcResourceInfo'] if v['vduId'] == 'VDU_web'
+    ]
     assert {v['computeResource']['resourceId'] for v in web_vnfcs} == {
-        n for n in cnf.uids() if n.startswith('web-')}
+        n for n in cnf.uids() if n.startswith('web-')
+    }
     affected = changes['resourceChanges']['affectedVnfcs']
     assert sorted(a['id'] for a in affected) == sorted(
-        v['id'] for v in web_vnfcs)
-    assert all(a['metadata']['restartReasons'] == [
-        'uses ConfigMap cm-a, replaced'] for a in affected)
+        v['id'] for v in web_vnfcs
+    )
+    assert all(
+        a['metadata']['restartReasons'] == ['uses ConfigMap cm-a, replaced']
+        for a in affected
+    )
 
 
 def test_replicaset_with_three_replicas_restarts_all(
-        deploy: Callable[..., Cnf]) -> None:
+    deploy: Callable[..., Cnf],
+) -> None:
     rs = controller('ReplicaSet', 'rs', USES_A, replicas=3)
-    cnf = deploy(files_of({'Files/all.yaml': [configmap('cm-a', k='v1'),
-                                              rs]}))
+    cnf = deploy(files_of({'Files/all.yaml': [configmap('cm-a', k='v1'), rs]}))
     before = cnf.owner_uids('rs-')
     assert len(before) == 3
 
-    cnf.update(files_of({'Files/all.yaml': [configmap('cm-a', k='v1'),
-                                            set_image(rs, 'tomcat')]}))
+    cnf.update(
+        files_of(
+            {
+                'Files/all.yaml': [
+                    configmap('cm-a', k='v1'),
+                    set_image(rs, 'tomcat'),
+                ]
+            }
+        )
+    )
 
     pods = {n: cnf.get('Pod', n) for n in cnf.uids()}
     assert len(pods) == 3
     assert not {p['metadata']['uid'] for p in pods.values()} & before
     assert {p['spec']['containers'][0]['image'] for p in pods.values()} == {
-        'tomcat'}
+        'tomcat'
+    }
 
 
 @pytest.mark.parametrize('strategy', ['RollingUpdate', 'OnDelete'])
 def test_statefulset_restarts_with_either_strategy(
-        deploy: Callable[..., Cnf], strategy: str) -> None:
+    deploy: Callable[..., Cnf], strategy: str
+) -> None:
     def files(value: str) -> dict[str, bytes]:
-        return files_of({'Files/all.yaml': [
-            configmap('cm-a', k=value),
-            controller('StatefulSet', 'db', USES_A, replicas=2,
-                       updateStrategy={'type': strategy})]})
+        return files_of(
+            {
+                'Files/all.yaml': [
+                    configmap('cm-a', k=value),
+                    controller(
+                        'StatefulSet',
+                        'db',
+                        USES_A,
+                        replicas=2,
+                        updateStrategy={'type': strategy},
+                    ),
+                ]
+            }
+        )
 
     cnf = deploy(files('v1'))
     before = cnf.uids()
@@ -94,11 +126,13 @@ def test_statefulset_restarts_with_either_strategy(
     assert sorted(after) == ['db-0', 'db-1']  # same names, new Pods
     assert not set(after.values()) & set(before.values())
     method = changes['changedInfo']['metadata']['vnfm_container_update'][
-        'workloads'][0]['method']
+        'workloads'
+    ][0]['method']
     assert method == ('evict' if strategy == 'OnDelete' else 'rollout')
     # A StatefulSet Pod keeps its name: its VNFC is still reported MODIFIED.
-    assert {a['changeType'] for a in changes['resourceChanges'][
-        'affectedVnfcs']} == {'MODIFIED'}
+    assert {
+        a['changeType'] for a in changes['resourceChanges']['affectedVnfcs']
+    } == {'MODIFIED'}
     assert len(changes['resourceChanges']['affectedVnfcs']) == 2
 
 
@@ -108,22 +142,31 @@ def test_daemonset_image_change_rolls_it(deploy: Callable[..., Cnf]) -> None:
     cnf = deploy(files_of({'Files/all.yaml': [ds, other]}))
     ds_before, keep = cnf.owner_uids('ds-'), cnf.owner_uids('keep-')
 
-    cnf.update(files_of({'Files/all.yaml': [set_image(ds, 'tomcat'),
-                                            other]}))
+    cnf.update(files_of({'Files/all.yaml': [set_image(ds, 'tomcat'), other]}))
 
     assert not cnf.owner_uids('ds-') & ds_before
     assert len(cnf.owner_uids('ds-')) == len(ds_before)
     assert cnf.owner_uids('keep-') == keep
-    assert cnf.get('DaemonSet', 'ds')['spec']['template']['spec'][
-        'containers'][0]['image'] == 'tomcat'
+    assert (
+        cnf.get('DaemonSet', 'ds')['spec']['template']['spec']['containers'][
+            0
+        ]['image']
+        == 'tomcat'
+    )
 
 
 def test_same_names_in_two_namespaces_do_not_cross_talk(
-        deploy: Callable[..., Cnf]) -> None:
+    deploy: Callable[..., Cnf],
+) -> None:
     def files(value: str) -> dict[str, bytes]:
-        return files_of({'Files/all.yaml': [
-            configmap('cm-a', k=value),
-            controller('Deployment', 'web', USES_A)]})
+        return files_of(
+            {
+                'Files/all.yaml': [
+                    configmap('cm-a', k=value),
+                    controller('Deployment', 'web', USES_A),
+                ]
+            }
+        )
 
     first, second = deploy(files('v1')), deploy(files('v1'))
     untouched = second.uids()

@@ -24,10 +24,11 @@ def k8s_api(local_k8s: LocalCluster) -> Iterator[client.ApiClient]:  # noqa: F81
 
 @pytest.fixture
 def namespace(
-    k8s_api: client.ApiClient, local_k8s: LocalCluster  # noqa: F811
+    k8s_api: client.ApiClient,
+    local_k8s: LocalCluster,  # noqa: F811
 ) -> Iterator[str]:
     """A fresh namespace, deleted (with everything in it) after the test."""
-    name = local_k8s.create_namespace(f"t-{uuid.uuid4().hex[:8]}")
+    name = local_k8s.create_namespace(f't-{uuid.uuid4().hex[:8]}')
     core = client.CoreV1Api(k8s_api)
     yield name
     core.delete_namespace(name)

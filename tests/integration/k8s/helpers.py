@@ -11,7 +11,7 @@ from vnfm.testing.cluster import LocalCluster
 
 from ..conftest import wait_for
 
-T = TypeVar("T")
+T = TypeVar('T')
 
 
 def eventually(
@@ -33,12 +33,12 @@ class Kubectl:
     ) -> None:
         self.argv = [
             str(cluster.kubectl),
-            f"--kubeconfig={cluster.kubeconfig_path}",
-            "-n",
+            f'--kubeconfig={cluster.kubeconfig_path}',
+            '-n',
             namespace,
         ]
         if token:
-            self.argv.append(f"--token={token}")
+            self.argv.append(f'--token={token}')
 
     def run(
         self, *args: str, check: bool = True, timeout: float = 60
@@ -53,7 +53,7 @@ class Kubectl:
         )
         if check and proc.returncode != 0:
             raise AssertionError(
-                f"kubectl {' '.join(args)} failed: {proc.stderr}"
+                f'kubectl {" ".join(args)} failed: {proc.stderr}'
             )
         return proc
 
@@ -63,19 +63,19 @@ class Kubectl:
 
     def json(self, *args: str) -> Any:
         """Run a kubectl command with ``-o json`` and parse the output."""
-        return json.loads(self.run(*args, "-o", "json").stdout)
+        return json.loads(self.run(*args, '-o', 'json').stdout)
 
-    def pods(self, selector: str = "") -> list[dict[str, Any]]:
+    def pods(self, selector: str = '') -> list[dict[str, Any]]:
         """Pods in the namespace (optionally by label selector) as dicts."""
-        args = ["get", "pods"] + ([f"-l={selector}"] if selector else [])
-        return list(self.json(*args)["items"])
+        args = ['get', 'pods'] + ([f'-l={selector}'] if selector else [])
+        return list(self.json(*args)['items'])
 
 
 def is_ready(pod: dict[str, Any]) -> bool:
     """Tell whether a Pod dict is Running, Ready and not being deleted."""
-    conds = pod.get("status", {}).get("conditions") or []
+    conds = pod.get('status', {}).get('conditions') or []
     return (
-        pod.get("status", {}).get("phase") == "Running"
-        and not pod["metadata"].get("deletionTimestamp")
-        and any(c["type"] == "Ready" and c["status"] == "True" for c in conds)
+        pod.get('status', {}).get('phase') == 'Running'
+        and not pod['metadata'].get('deletionTimestamp')
+        and any(c['type'] == 'Ready' and c['status'] == 'True' for c in conds)
     )

@@ -33,7 +33,7 @@ def test_static_user_without_rights_gets_403(
 
 
 def test_bad_token_gets_401(local_k8s: LocalCluster, namespace: str) -> None:
-    with api_client(local_k8s, "not-a-token") as api:
+    with api_client(local_k8s, 'not-a-token') as api:
         assert (
             _status_of(client.CoreV1Api(api).list_namespaced_pod, namespace)
             == 401
@@ -43,13 +43,13 @@ def test_bad_token_gets_401(local_k8s: LocalCluster, namespace: str) -> None:
 def test_service_account_rights_follow_its_role_binding(
     local_k8s: LocalCluster, namespace: str
 ) -> None:
-    bare = service_account_token(local_k8s, namespace, "bare")
+    bare = service_account_token(local_k8s, namespace, 'bare')
     viewer = service_account_token(
-        local_k8s, namespace, "viewer", cluster_role="view"
+        local_k8s, namespace, 'viewer', cluster_role='view'
     )
     pod = {
-        "metadata": {"name": "p"},
-        "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+        'metadata': {'name': 'p'},
+        'spec': {'containers': [{'name': 'c', 'image': 'nginx'}]},
     }
 
     with api_client(local_k8s, bare) as api:
@@ -61,7 +61,7 @@ def test_service_account_rights_follow_its_role_binding(
         core = client.CoreV1Api(api)
         assert _status_of(core.list_namespaced_pod, namespace) == 200
         assert _status_of(core.create_namespaced_pod, namespace, pod) == 403
-        assert _status_of(core.list_namespaced_pod, "kube-system") == 403
+        assert _status_of(core.list_namespaced_pod, 'kube-system') == 403
 
 
 def test_kubectl_with_unprivileged_token_is_forbidden(
@@ -69,6 +69,6 @@ def test_kubectl_with_unprivileged_token_is_forbidden(
 ) -> None:
     proc = Kubectl(
         local_k8s, namespace, token=local_k8s.user_token(NOACCESS_USER)
-    ).run("get", "pods", check=False)
+    ).run('get', 'pods', check=False)
     assert proc.returncode != 0
-    assert "Forbidden" in proc.stderr
+    assert 'Forbidden' in proc.stderr

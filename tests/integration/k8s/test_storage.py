@@ -14,16 +14,16 @@ def test_pvc_binds_to_matching_pv_and_pod_runs(
     k8s_api: client.ApiClient, namespace: str
 ) -> None:
     core = client.CoreV1Api(k8s_api)
-    pv_name = f"pv-{namespace}"
+    pv_name = f'pv-{namespace}'
     core.create_persistent_volume(
         {
-            "metadata": {"name": pv_name, "labels": {"test-ns": namespace}},
-            "spec": {
-                "capacity": {"storage": "1Gi"},
-                "accessModes": ["ReadWriteOnce"],
-                "storageClassName": "manual",
-                "persistentVolumeReclaimPolicy": "Retain",
-                "hostPath": {"path": f"/tmp/{pv_name}"},
+            'metadata': {'name': pv_name, 'labels': {'test-ns': namespace}},
+            'spec': {
+                'capacity': {'storage': '1Gi'},
+                'accessModes': ['ReadWriteOnce'],
+                'storageClassName': 'manual',
+                'persistentVolumeReclaimPolicy': 'Retain',
+                'hostPath': {'path': f'/tmp/{pv_name}'},
             },
         }
     )
@@ -31,11 +31,11 @@ def test_pvc_binds_to_matching_pv_and_pod_runs(
         core.create_namespaced_persistent_volume_claim(
             namespace,
             {
-                "metadata": {"name": "data"},
-                "spec": {
-                    "accessModes": ["ReadWriteOnce"],
-                    "storageClassName": "manual",
-                    "resources": {"requests": {"storage": "500Mi"}},
+                'metadata': {'name': 'data'},
+                'spec': {
+                    'accessModes': ['ReadWriteOnce'],
+                    'storageClassName': 'manual',
+                    'resources': {'requests': {'storage': '500Mi'}},
                 },
             },
         )
@@ -43,38 +43,38 @@ def test_pvc_binds_to_matching_pv_and_pod_runs(
             lambda: (
                 (
                     p := core.read_namespaced_persistent_volume_claim(
-                        "data", namespace
+                        'data', namespace
                     )
                 ).status.phase
-                == "Bound"
+                == 'Bound'
                 and p
             ),
-            "PVC data Bound",
+            'PVC data Bound',
         )
         assert pvc.spec.volume_name == pv_name
         pv = core.read_persistent_volume(pv_name)
-        assert pv.status.phase == "Bound"
-        assert pv.spec.claim_ref.name == "data"
+        assert pv.status.phase == 'Bound'
+        assert pv.spec.claim_ref.name == 'data'
         assert pv.spec.claim_ref.namespace == namespace
 
         core.create_namespaced_pod(
             namespace,
             {
-                "metadata": {"name": "uses-pvc"},
-                "spec": {
-                    "containers": [
+                'metadata': {'name': 'uses-pvc'},
+                'spec': {
+                    'containers': [
                         {
-                            "name": "app",
-                            "image": "nginx",
-                            "volumeMounts": [
-                                {"name": "data", "mountPath": "/data"}
+                            'name': 'app',
+                            'image': 'nginx',
+                            'volumeMounts': [
+                                {'name': 'data', 'mountPath': '/data'}
                             ],
                         }
                     ],
-                    "volumes": [
+                    'volumes': [
                         {
-                            "name": "data",
-                            "persistentVolumeClaim": {"claimName": "data"},
+                            'name': 'data',
+                            'persistentVolumeClaim': {'claimName': 'data'},
                         }
                     ],
                 },
@@ -82,10 +82,10 @@ def test_pvc_binds_to_matching_pv_and_pod_runs(
         )
         eventually(
             lambda: (
-                core.read_namespaced_pod("uses-pvc", namespace).status.phase
-                == "Running"
+                core.read_namespaced_pod('uses-pvc', namespace).status.phase
+                == 'Running'
             ),
-            "pod with the PVC Running",
+            'pod with the PVC Running',
         )
     finally:
         core.delete_persistent_volume(pv_name)

@@ -101,7 +101,8 @@ def kube(vim: dict[str, Any]) -> Iterator[k8s.KubeClient]:
 
 @pytest.fixture
 def namespace(
-    kube: k8s.KubeClient, local_k8s: LocalCluster  # noqa: F811
+    kube: k8s.KubeClient,
+    local_k8s: LocalCluster,  # noqa: F811
 ) -> Iterator[str]:
     """A fresh namespace whose default ServiceAccount has its token."""
     name = local_k8s.create_namespace(f'cnf-{uuid.uuid4().hex[:8]}')

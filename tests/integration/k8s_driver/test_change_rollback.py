@@ -31,25 +31,45 @@ def _template(kube: k8s.KubeClient, namespace: str) -> dict:
 
 
 def test_rollback_of_failed_change_restores_a_statefulset(
-        make_ctx, kube, namespace) -> None:
+    make_ctx, kube, namespace
+) -> None:
     files, vnfd = package(add={STS: STATEFULSET})
     bad_files, bad_vnfd = package(
         {STS: ('image: postgres:16', 'image: no-such-image:16')},
-        add={STS: STATEFULSET})
-    request = {'flavourId': 'simple', 'additionalParams': {
-        'lcm-kubernetes-def-files': DEF_FILES, 'namespace': namespace}}
+        add={STS: STATEFULSET},
+    )
+    request = {
+        'flavourId': 'simple',
+        'additionalParams': {
+            'lcm-kubernetes-def-files': DEF_FILES,
+            'namespace': namespace,
+        },
+    }
     ctx = make_ctx('INSTANTIATE', request, package=files, vnfd=vnfd)
-    instance = {**ctx.vnf_instance, 'instantiatedVnfInfo':
-                DRIVER.instantiate(ctx).instantiated_vnf_info}
+    instance = {
+        **ctx.vnf_instance,
+        'instantiatedVnfInfo': DRIVER.instantiate(ctx).instantiated_vnf_info,
+    }
     before = _template(kube, namespace)
-    change = {'vnfdId': bad_vnfd['vnfd_id'], 'additionalParams': {
-        'lcm-kubernetes-def-files': DEF_FILES,
-        'upgrade_type': 'RollingUpdate'}}
+    change = {
+        'vnfdId': bad_vnfd['vnfd_id'],
+        'additionalParams': {
+            'lcm-kubernetes-def-files': DEF_FILES,
+            'upgrade_type': 'RollingUpdate',
+        },
+    }
 
     def ctx_of(**kw: object) -> base.InfraContext:
-        return make_ctx('CHANGE_VNFPKG', change, instance, package=files,
-                        vnfd=vnfd, target_package=bad_files,
-                        target_vnfd=bad_vnfd, **kw)
+        return make_ctx(
+            'CHANGE_VNFPKG',
+            change,
+            instance,
+            package=files,
+            vnfd=vnfd,
+            target_package=bad_files,
+            target_vnfd=bad_vnfd,
+            **kw,
+        )
 
     with pytest.raises(base.PartialFailure) as failed:
         DRIVER.change_vnfpkg(ctx_of())
@@ -59,10 +79,11 @@ def test_rollback_of_failed_change_restores_a_statefulset(
 
     assert _template(kube, namespace) == before
     sts = kube.get('apps/v1', 'StatefulSet', 'vdu1', namespace)
-    selector = f"{k8s.INSTANCE_LABEL}={instance['id']}"
+    selector = f'{k8s.INSTANCE_LABEL}={instance["id"]}'
     pods = k8s.list_pods(kube, [sts], selector)
     live = pods[('StatefulSet', namespace, 'vdu1')]
     assert [p['spec']['containers'][0]['image'] for p in live] == [
-        'postgres:16']
+        'postgres:16'
+    ]
     assert all(k8s.status.pod(p)[0] for p in live)
     assert k8s.status.readiness(sts) == (True, '')

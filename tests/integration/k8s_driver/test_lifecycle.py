@@ -130,7 +130,7 @@ def test_heal_one_vnfc_keeps_its_id_with_a_new_pod(make_ctx, kube):
     ctx, result, instance = _instantiate(make_ctx)
     info = result.instantiated_vnf_info
     vdu1 = next(e for e in info['vnfcResourceInfo'] if e['vduId'] == 'VDU1')
-    vnfc_info_id = f"VDU1-{vdu1['id']}"
+    vnfc_info_id = f'VDU1-{vdu1["id"]}'
     heal = make_ctx('HEAL', {'vnfcInstanceId': [vnfc_info_id]}, instance)
     healed = DRIVER.heal(heal)
     new = next(

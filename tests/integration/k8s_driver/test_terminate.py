@@ -150,9 +150,7 @@ def test_graceful_terminate_cuts_each_pods_grace_to_the_timeout(
     # The Deployment's Pods ask for 600 s and get the 3 s of the request;
     # the bare Pod asks for 2 s and keeps them. Without the cut the
     # terminate would have waited for the Pods' ten minutes.
-    assert grace == {
-        name: 2 if name == 'vdu2' else 3 for name in grace
-    }, grace
+    assert grace == {name: 2 if name == 'vdu2' else 3 for name in grace}, grace
 
 
 def test_forceful_terminate_does_not_wait_for_the_pods_to_stop(

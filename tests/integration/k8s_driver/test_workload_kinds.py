@@ -139,9 +139,7 @@ def ctx_for(
                 },
                 **(request or {}),
             }
-        return make_ctx(
-            operation, request, instance, package=files, vnfd=vnfd
-        )
+        return make_ctx(operation, request, instance, package=files, vnfd=vnfd)
 
     return make
 
@@ -222,8 +220,9 @@ def _assert_names_live_pods(
     for e in entries:
         pod = live[e['computeResource']['resourceId']]
         assert pod['metadata']['labels'][k8s.VDU_LABEL] == e['vduId']
-        assert e['computeResource']['vimLevelResourceType'] == (
-            VDU_KINDS[e['vduId']]
+        assert (
+            e['computeResource']['vimLevelResourceType']
+            == (VDU_KINDS[e['vduId']])
         )
         assert e['computeResource']['vimConnectionId'] == VIM_ID
         assert k8s.status.pod(pod)[0], pod['metadata']['name']
@@ -331,7 +330,7 @@ def test_heal_replaces_one_pod_and_keeps_the_vnfc(ctx_for, kube, namespace):
     healed = _run(
         ctx_for,
         'HEAL',
-        {'vnfcInstanceId': [f"VDU1-{ids['vdu1-0']}"]},
+        {'vnfcInstanceId': [f'VDU1-{ids["vdu1-0"]}']},
         instance,
     )
     new = healed.instantiated_vnf_info
@@ -403,8 +402,10 @@ def test_forceful_terminate_leaves_nothing(ctx_for, kube, namespace):
     # Without foreground deletion nothing waits for the workloads'
     # revisions (they run nothing): the garbage collector removes them.
     assert wait_for(
-        lambda: not labelled(
-            kube, namespace, iid, (('apps/v1', 'ControllerRevision'),)
-        )['ControllerRevision'],
+        lambda: (
+            not labelled(
+                kube, namespace, iid, (('apps/v1', 'ControllerRevision'),)
+            )['ControllerRevision']
+        ),
         60,
     ), 'ControllerRevisions of the instance were not garbage-collected'

@@ -17,7 +17,7 @@ def heat_for(
 ) -> Callable[[str], heat_client.Client]:
     """python-heatclient of a user, finding Heat through the catalog."""
 
-    def make(user: str = "demo") -> heat_client.Client:
-        return heat_client.Client("1", session=local_cloud.session(user))
+    def make(user: str = 'demo') -> heat_client.Client:
+        return heat_client.Client('1', session=local_cloud.session(user))
 
     return make

@@ -54,76 +54,76 @@ def _stack(heat: heat_client.Client, stack_id: str) -> object:
 
 def _settled(heat: heat_client.Client, stack_id: str) -> object | None:
     stack = _stack(heat, stack_id)
-    return None if stack.stack_status.endswith("IN_PROGRESS") else stack
+    return None if stack.stack_status.endswith('IN_PROGRESS') else stack
 
 
 def _create(heat: heat_client.Client, name: str, **params: object) -> object:
     created = heat.stacks.create(
         stack_name=name,
         template=TEMPLATE,
-        files={"nested.yaml": NESTED},
+        files={'nested.yaml': NESTED},
         parameters=params,
     )
     return wait_for(
-        lambda: _settled(heat, created["stack"]["id"]), 120, f"stack {name}"
+        lambda: _settled(heat, created['stack']['id']), 120, f'stack {name}'
     )
 
 
 def _outputs(stack: object) -> dict[str, object]:
-    return {o["output_key"]: o["output_value"] for o in stack.outputs}
+    return {o['output_key']: o['output_value'] for o in stack.outputs}
 
 
 def test_non_admin_creates_updates_and_deletes_a_nested_stack(
     heat_for: Callable[[str], heat_client.Client],
 ) -> None:
-    heat = heat_for("demo")
-    name = f"s-{uuid.uuid4().hex[:6]}"
+    heat = heat_for('demo')
+    name = f's-{uuid.uuid4().hex[:6]}'
 
     stack = _create(heat, name)
 
-    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
     outputs = _outputs(stack)
-    assert len(outputs["word"]) == 12
-    assert len(outputs["inner"]) == 7
+    assert len(outputs['word']) == 12
+    assert len(outputs['inner']) == 7
     assert name in [s.stack_name for s in heat.stacks.list()]
 
-    heat.stacks.update(stack.id, existing=True, parameters={"length": 20})
+    heat.stacks.update(stack.id, existing=True, parameters={'length': 20})
     updated = wait_for(
         lambda: (
             (s := _settled(heat, stack.id))
-            and s.stack_status.startswith("UPDATE")
+            and s.stack_status.startswith('UPDATE')
             and s
         ),
         120,
-        "the update",
+        'the update',
     )
-    assert updated.stack_status == "UPDATE_COMPLETE"
-    assert len(_outputs(updated)["word"]) == 20
-    assert _outputs(updated)["inner"] == outputs["inner"]
+    assert updated.stack_status == 'UPDATE_COMPLETE'
+    assert len(_outputs(updated)['word']) == 20
+    assert _outputs(updated)['inner'] == outputs['inner']
 
     heat.stacks.delete(stack.id)
     gone = wait_for(
         lambda: (
             _stack(heat, stack.id).stack_status
-            in ("DELETE_COMPLETE", "DELETE_FAILED")
+            in ('DELETE_COMPLETE', 'DELETE_FAILED')
             and _stack(heat, stack.id)
         ),
         120,
-        "the delete",
+        'the delete',
     )
-    assert gone.stack_status == "DELETE_COMPLETE"
+    assert gone.stack_status == 'DELETE_COMPLETE'
     wait_for(
         lambda: stack.id not in [s.id for s in heat.stacks.list()],
         30,
-        "the deleted stack to leave the list",
+        'the deleted stack to leave the list',
     )
 
 
 def test_projects_do_not_see_each_others_stacks(
     heat_for: Callable[[str], heat_client.Client],
 ) -> None:
-    demo, other = heat_for("demo"), heat_for("other")
-    stack = _create(demo, f"mine-{uuid.uuid4().hex[:6]}")
+    demo, other = heat_for('demo'), heat_for('other')
+    stack = _create(demo, f'mine-{uuid.uuid4().hex[:6]}')
     try:
         assert stack.id not in [s.id for s in other.stacks.list()]
         with pytest.raises(heat_exc.HTTPNotFound):
@@ -135,52 +135,52 @@ def test_projects_do_not_see_each_others_stacks(
 def test_reader_lists_but_cannot_create(
     heat_for: Callable[[str], heat_client.Client],
 ) -> None:
-    reader = heat_for("demo-reader")
+    reader = heat_for('demo-reader')
 
     reader.stacks.list()  # allowed
     with pytest.raises(heat_exc.HTTPForbidden):
         reader.stacks.create(
-            stack_name="nope", template=NESTED, parameters={"length": 4}
+            stack_name='nope', template=NESTED, parameters={'length': 4}
         )
 
 
 def test_a_bad_token_is_401(local_cloud: LocalCloud) -> None:
-    project_id = local_cloud.session("demo").get_project_id()
-    url = f"{local_cloud.heat_url}/v1/{project_id}/stacks"
+    project_id = local_cloud.session('demo').get_project_id()
+    url = f'{local_cloud.heat_url}/v1/{project_id}/stacks'
 
     assert requests.get(url, timeout=10).status_code == 401
     bad = requests.get(
-        url, headers={"X-Auth-Token": "gAAAAAbogus"}, timeout=10
+        url, headers={'X-Auth-Token': 'gAAAAAbogus'}, timeout=10
     )
     assert bad.status_code == 401
-    assert "www-authenticate" in {k.lower() for k in bad.headers}
+    assert 'www-authenticate' in {k.lower() for k in bad.headers}
 
 
 def test_a_template_heat_rejects_fails_with_heats_error(
     heat_for: Callable[[str], heat_client.Client],
 ) -> None:
-    bad = NESTED.replace("OS::Heat::RandomString", "OS::Heat::NoSuchThing")
+    bad = NESTED.replace('OS::Heat::RandomString', 'OS::Heat::NoSuchThing')
     with pytest.raises(heat_exc.HTTPBadRequest) as e:
-        heat_for("demo").stacks.create(
-            stack_name="bad", template=bad, parameters={"length": 4}
+        heat_for('demo').stacks.create(
+            stack_name='bad', template=bad, parameters={'length': 4}
         )
-    assert "OS::Heat::NoSuchThing" in str(e.value)
+    assert 'OS::Heat::NoSuchThing' in str(e.value)
 
 
 def _openstack(local_cloud: LocalCloud, user: str, *args: str) -> str:
     creds = local_cloud.credentials(user)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")} | {
-        "OS_AUTH_URL": creds["auth_url"],
-        "OS_USERNAME": creds["username"],
-        "OS_PASSWORD": creds["password"],
-        "OS_PROJECT_NAME": creds["project_name"],
-        "OS_USER_DOMAIN_NAME": "Default",
-        "OS_PROJECT_DOMAIN_NAME": "Default",
-        "OS_REGION_NAME": creds["region_name"],
-        "OS_IDENTITY_API_VERSION": "3",
+    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')} | {
+        'OS_AUTH_URL': creds['auth_url'],
+        'OS_USERNAME': creds['username'],
+        'OS_PASSWORD': creds['password'],
+        'OS_PROJECT_NAME': creds['project_name'],
+        'OS_USER_DOMAIN_NAME': 'Default',
+        'OS_PROJECT_DOMAIN_NAME': 'Default',
+        'OS_REGION_NAME': creds['region_name'],
+        'OS_IDENTITY_API_VERSION': '3',
     }
     out = subprocess.run(
-        [os.path.join(sys.prefix, "bin", "openstack"), *args],
+        [os.path.join(sys.prefix, 'bin', 'openstack'), *args],
         env=env,
         capture_output=True,
         text=True,
@@ -196,47 +196,47 @@ def test_openstackclient_finds_heat_in_the_catalog(
     tmp_path: Path,
 ) -> None:
     catalog = json.loads(
-        _openstack(local_cloud, "demo", "catalog", "list", "-f", "json")
+        _openstack(local_cloud, 'demo', 'catalog', 'list', '-f', 'json')
     )
-    assert {"identity", "orchestration"} <= {c["Type"] for c in catalog}
-    template = tmp_path / "one.yaml"
+    assert {'identity', 'orchestration'} <= {c['Type'] for c in catalog}
+    template = tmp_path / 'one.yaml'
     template.write_text(NESTED)
-    name = f"osc-{uuid.uuid4().hex[:6]}"
+    name = f'osc-{uuid.uuid4().hex[:6]}'
 
     out = _openstack(
         local_cloud,
-        "demo",
-        "stack",
-        "create",
-        "--wait",
-        "-f",
-        "json",
-        "--parameter",
-        "length=5",
-        "-t",
+        'demo',
+        'stack',
+        'create',
+        '--wait',
+        '-f',
+        'json',
+        '--parameter',
+        'length=5',
+        '-t',
         str(template),
         name,
     )
     # --wait prints the events before the JSON document.
-    created = json.loads(out[out.index("\n{") if "\n{" in out else 0 :])
+    created = json.loads(out[out.index('\n{') if '\n{' in out else 0 :])
 
-    assert created["stack_status"] == "CREATE_COMPLETE"
+    assert created['stack_status'] == 'CREATE_COMPLETE'
     shown = json.loads(
         _openstack(
             local_cloud,
-            "demo",
-            "stack",
-            "output",
-            "show",
+            'demo',
+            'stack',
+            'output',
+            'show',
             name,
-            "value",
-            "-f",
-            "json",
+            'value',
+            '-f',
+            'json',
         )
     )
-    assert len(shown["output_value"]) == 5
-    _openstack(local_cloud, "demo", "stack", "delete", "--yes", "--wait", name)
+    assert len(shown['output_value']) == 5
+    _openstack(local_cloud, 'demo', 'stack', 'delete', '--yes', '--wait', name)
     listed = json.loads(
-        _openstack(local_cloud, "demo", "stack", "list", "-f", "json")
+        _openstack(local_cloud, 'demo', 'stack', 'list', '-f', 'json')
     )
-    assert name not in [s["Stack Name"] for s in listed]
+    assert name not in [s['Stack Name'] for s in listed]

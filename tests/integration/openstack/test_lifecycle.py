@@ -20,11 +20,11 @@ from vnfm.testing.openstack.cloud import LocalCloud
 def _processes_using(state_dir: Path) -> list[str]:
     """Command lines of live processes that name ``state_dir``."""
     found = []
-    for proc in Path("/proc").iterdir():
+    for proc in Path('/proc').iterdir():
         if not proc.name.isdigit():
             continue
         try:
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ")
+            cmdline = (proc / 'cmdline').read_bytes().replace(b'\0', b' ')
         except OSError:
             continue
         if str(state_dir).encode() in cmdline and procs.is_running(
@@ -41,13 +41,13 @@ def _databases(prefix: str) -> list[str]:
         port=url.port or 5432,
         user=url.username,
         password=url.password,
-        dbname="postgres",
+        dbname='postgres',
     )
     try:
         with conn.cursor() as cur:
             cur.execute(
-                "SELECT datname FROM pg_database WHERE datname LIKE %s",
-                (prefix + "%",),
+                'SELECT datname FROM pg_database WHERE datname LIKE %s',
+                (prefix + '%',),
             )
             return [row[0] for row in cur.fetchall()]
     finally:
@@ -56,7 +56,7 @@ def _databases(prefix: str) -> list[str]:
 
 def _vhosts(prefix: str) -> list[str]:
     out = subprocess.run(
-        ["rabbitmqctl", "-q", "list_vhosts"],
+        ['rabbitmqctl', '-q', 'list_vhosts'],
         capture_output=True,
         text=True,
         timeout=60,
@@ -67,14 +67,14 @@ def _vhosts(prefix: str) -> list[str]:
 
 def _links() -> set[str]:
     out = subprocess.run(
-        ["ip", "-o", "link", "show"],
+        ['ip', '-o', 'link', 'show'],
         capture_output=True,
         text=True,
         timeout=30,
         check=True,
     ).stdout
     return {
-        line.split(":")[1].strip().split("@")[0] for line in out.splitlines()
+        line.split(':')[1].strip().split('@')[0] for line in out.splitlines()
     }
 
 
@@ -89,7 +89,7 @@ def _assert_nothing_left(cloud: LocalCloud) -> None:
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "vnfm.testing.localcloud", *args],
+        [sys.executable, '-m', 'vnfm.testing.localcloud', *args],
         capture_output=True,
         text=True,
         timeout=400,
@@ -98,33 +98,33 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_up_status_down_through_the_command_line(tmp_path: Path) -> None:
-    state = tmp_path / "cloud"
-    common = ("--name", f"cli{tmp_path.name[-6:]}", "--state-dir", str(state))
+    state = tmp_path / 'cloud'
+    common = ('--name', f'cli{tmp_path.name[-6:]}', '--state-dir', str(state))
     try:
-        up = _cli("up", *common, "--timeout", "300")
+        up = _cli('up', *common, '--timeout', '300')
         assert up.returncode == 0, up.stderr[-3000:]
         info = json.loads(up.stdout)
-        assert set(info["endpoints"]) == {"identity", "orchestration"}
-        assert info["admin"]["username"] == "admin"
-        assert info["users"]["demo"]["role"] == "member"
-        assert set(info["pids"]) == {"keystone", "heat-engine", "heat-api"}
+        assert set(info['endpoints']) == {'identity', 'orchestration'}
+        assert info['admin']['username'] == 'admin'
+        assert info['users']['demo']['role'] == 'member'
+        assert set(info['pids']) == {'keystone', 'heat-engine', 'heat-api'}
 
-        status = _cli("status", *common)
+        status = _cli('status', *common)
         assert status.returncode == 0
-        assert json.loads(status.stdout)["running"] is True
-        assert all(json.loads(status.stdout)["memory_kib"].values())
+        assert json.loads(status.stdout)['running'] is True
+        assert all(json.loads(status.stdout)['memory_kib'].values())
     finally:
-        down = _cli("down", *common)
+        down = _cli('down', *common)
     assert down.returncode == 0, down.stderr
-    assert json.loads(down.stdout)["stopped"] is True
-    assert all(not procs.is_running(pid) for pid in info["pids"].values())
+    assert json.loads(down.stdout)['stopped'] is True
+    assert all(not procs.is_running(pid) for pid in info['pids'].values())
     _assert_nothing_left(LocalCloud(state, name=common[1]))
-    assert _cli("status", *common).returncode == 1
+    assert _cli('status', *common).returncode == 1
 
 
 def test_a_failed_up_leaves_nothing_behind(tmp_path: Path) -> None:
     cloud = LocalCloud(
-        tmp_path / "cloud", name=f"f{tmp_path.name[-6:]}", die_with_parent=True
+        tmp_path / 'cloud', name=f'f{tmp_path.name[-6:]}', die_with_parent=True
     )
 
     with pytest.raises(CloudError):

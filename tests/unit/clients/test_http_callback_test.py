@@ -22,8 +22,10 @@ from .policies import DEFAULT
 from .policies import LOOPBACK
 from .policies import resolving_to
 
-BASIC = {'authType': ['BASIC'], 'paramsBasic': {'userName': 'u',
-                                                'password': 'pw'}}
+BASIC = {
+    'authType': ['BASIC'],
+    'paramsBasic': {'userName': 'u', 'password': 'pw'},
+}
 TLS_CERT = {'authType': ['TLS_CERT']}
 
 
@@ -31,15 +33,18 @@ def _test(url: str, **kw) -> None:
     kw.setdefault('timeout', 10)
     kw.setdefault('policy', LOOPBACK)
     http.test_notification_endpoint(
-        url, version='2.0.0', authentication=kw.pop('authentication', None),
-        tokens=http.TokenCache(), **kw)
+        url,
+        version='2.0.0',
+        authentication=kw.pop('authentication', None),
+        tokens=http.TokenCache(),
+        **kw,
+    )
 
 
 def _failure(url: str, **kw) -> http.DeliveryError:
     with pytest.raises(http.DeliveryError) as e:
         _test(url, **kw)
     return e.value
-
 
 
 @pytest.fixture
@@ -67,8 +72,10 @@ def test_204_passes_and_carries_the_credentials(receiver):
     _test(receiver.url, authentication=BASIC)
 
     [got] = receiver.tests
-    assert got['headers']['Authorization'] == 'Basic ' + base64.b64encode(
-        b'u:pw').decode()
+    assert (
+        got['headers']['Authorization']
+        == 'Basic ' + base64.b64encode(b'u:pw').decode()
+    )
     assert got['headers']['Version'] == '2.0.0'
 
 
@@ -80,7 +87,8 @@ def test_other_statuses_fail(receiver, status):
 
     assert error.detail == (
         f'GET {receiver.url} did not answer 204 No Content, as a '
-        'notification endpoint must.')
+        'notification endpoint must.'
+    )
     assert error.reason == f'GET {receiver.url} answered HTTP {status}.'
 
 
@@ -89,11 +97,15 @@ def test_connection_refused_hides_credentials_and_query():
 
     error = _failure(f'http://user:pw@127.0.0.1:{port}/cb?token=abc')
 
-    assert error.detail == (f'GET http://127.0.0.1:{port}/cb failed: '
-                            'unreachable (no connection, no answer within '
-                            '10 s, or no TLS session).')
-    assert error.reason == (f'GET http://127.0.0.1:{port}/cb failed: '
-                            'connection refused (ConnectionError).')
+    assert error.detail == (
+        f'GET http://127.0.0.1:{port}/cb failed: '
+        'unreachable (no connection, no answer within '
+        '10 s, or no TLS session).'
+    )
+    assert error.reason == (
+        f'GET http://127.0.0.1:{port}/cb failed: '
+        'connection refused (ConnectionError).'
+    )
 
 
 def test_silent_endpoint_fails_within_the_deadline(silent_port):
@@ -101,28 +113,42 @@ def test_silent_endpoint_fails_within_the_deadline(silent_port):
 
     error = _failure(f'http://127.0.0.1:{silent_port}/cb', timeout=0.5)
 
-    assert error.detail.endswith('failed: unreachable (no connection, no '
-                                 'answer within 0.5 s, or no TLS session).')
-    assert error.reason.endswith('failed: no answer within 0.5 s '
-                                 '(ReadTimeout).')
+    assert error.detail.endswith(
+        'failed: unreachable (no connection, no '
+        'answer within 0.5 s, or no TLS session).'
+    )
+    assert error.reason.endswith(
+        'failed: no answer within 0.5 s (ReadTimeout).'
+    )
     assert time.monotonic() - started < 5
 
 
 def test_the_deadline_includes_the_token_request(silent_port):
     started = time.monotonic()
 
-    error = _failure('http://127.0.0.1:9/cb', timeout=0.5, authentication={
-        'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
-        'paramsOauth2ClientCredentials': {
-            'clientId': 'c', 'clientPassword': 'secret',
-            'tokenEndpoint': f'http://127.0.0.1:{silent_port}/token'}})
+    error = _failure(
+        'http://127.0.0.1:9/cb',
+        timeout=0.5,
+        authentication={
+            'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
+            'paramsOauth2ClientCredentials': {
+                'clientId': 'c',
+                'clientPassword': 'secret',
+                'tokenEndpoint': f'http://127.0.0.1:{silent_port}/token',
+            },
+        },
+    )
 
-    assert error.detail == (f'POST http://127.0.0.1:{silent_port}/token '
-                            '(token) failed: unreachable (no connection, no '
-                            'answer, or no TLS session).')
-    assert error.reason == (f'POST http://127.0.0.1:{silent_port}/token '
-                            '(token) failed: no answer in time '
-                            '(ReadTimeout).')
+    assert error.detail == (
+        f'POST http://127.0.0.1:{silent_port}/token '
+        '(token) failed: unreachable (no connection, no '
+        'answer, or no TLS session).'
+    )
+    assert error.reason == (
+        f'POST http://127.0.0.1:{silent_port}/token '
+        '(token) failed: no answer in time '
+        '(ReadTimeout).'
+    )
     assert time.monotonic() - started < 5
 
 
@@ -133,8 +159,9 @@ def test_other_schemes_fail_without_a_request():
 def test_untrusted_server_certificate_fails(tls_receiver):
     error = _failure(tls_receiver.url)
 
-    assert error.detail.startswith(f'GET {tls_receiver.url} failed: '
-                                   'unreachable')
+    assert error.detail.startswith(
+        f'GET {tls_receiver.url} failed: unreachable'
+    )
     assert error.reason.startswith(f'GET {tls_receiver.url} failed: TLS: ')
     assert 'certificate' in error.reason
 
@@ -142,12 +169,18 @@ def test_untrusted_server_certificate_fails(tls_receiver):
 def test_tls_cert_presents_the_client_certificate(tls, tls_receiver):
     cert = (tls.client_cert, tls.client_key)
 
-    _test(tls_receiver.url, authentication=TLS_CERT, verify=tls.ca,
-          cert=cert)
-    http.post_notification(tls_receiver.url, {'id': 'n1'}, version='2.0.0',
-                           authentication=TLS_CERT, timeout=10,
-                           policy=LOOPBACK, verify=tls.ca, cert=cert,
-                           tokens=http.TokenCache())
+    _test(tls_receiver.url, authentication=TLS_CERT, verify=tls.ca, cert=cert)
+    http.post_notification(
+        tls_receiver.url,
+        {'id': 'n1'},
+        version='2.0.0',
+        authentication=TLS_CERT,
+        timeout=10,
+        policy=LOOPBACK,
+        verify=tls.ca,
+        cert=cert,
+        tokens=http.TokenCache(),
+    )
 
     assert [t['client_cert'] for t in tls_receiver.tests] == ['vnfm']
     [got] = tls_receiver.wait(1)
@@ -156,8 +189,12 @@ def test_tls_cert_presents_the_client_certificate(tls, tls_receiver):
 
 
 def test_client_certificate_only_for_tls_cert(tls, tls_receiver):
-    _test(tls_receiver.url, authentication=BASIC, verify=tls.ca,
-          cert=(tls.client_cert, tls.client_key))
+    _test(
+        tls_receiver.url,
+        authentication=BASIC,
+        verify=tls.ca,
+        cert=(tls.client_cert, tls.client_key),
+    )
 
     [got] = tls_receiver.tests
     assert got['client_cert'] is None
@@ -165,9 +202,12 @@ def test_client_certificate_only_for_tls_cert(tls, tls_receiver):
 
 
 def test_tls_cert_and_basic_send_both(tls, tls_receiver):
-    _test(tls_receiver.url, verify=tls.ca,
-          authentication=dict(BASIC, authType=['TLS_CERT', 'BASIC']),
-          cert=(tls.client_cert, tls.client_key))
+    _test(
+        tls_receiver.url,
+        verify=tls.ca,
+        authentication=dict(BASIC, authType=['TLS_CERT', 'BASIC']),
+        cert=(tls.client_cert, tls.client_key),
+    )
 
     [got] = tls_receiver.tests
     assert got['client_cert'] == 'vnfm'
@@ -176,9 +216,15 @@ def test_tls_cert_and_basic_send_both(tls, tls_receiver):
 
 def test_tls_cert_without_a_configured_certificate(receiver):
     with pytest.raises(http.DeliveryError) as e:
-        http.post_notification(receiver.url, {}, version='2.0.0',
-                               authentication=TLS_CERT, timeout=10,
-                               policy=LOOPBACK, tokens=http.TokenCache())
+        http.post_notification(
+            receiver.url,
+            {},
+            version='2.0.0',
+            authentication=TLS_CERT,
+            timeout=10,
+            policy=LOOPBACK,
+            tokens=http.TokenCache(),
+        )
 
     # The operator may configure one: retrying can help.
     assert not e.value.permanent
@@ -187,32 +233,36 @@ def test_tls_cert_without_a_configured_certificate(receiver):
 
 
 def test_unreadable_certificate_file_names_the_options(tls, tls_receiver):
-    error = _failure(tls_receiver.url, authentication=TLS_CERT,
-                     verify=tls.ca, cert=('/nonexistent.pem', tls.client_key))
+    error = _failure(
+        tls_receiver.url,
+        authentication=TLS_CERT,
+        verify=tls.ca,
+        cert=('/nonexistent.pem', tls.client_key),
+    )
 
     assert error.detail == (
         'vnfm cannot use its TLS files; the operator must correct '
-        '[notifications] ca_file, client_cert_file or client_key_file.')
+        '[notifications] ca_file, client_cert_file or client_key_file.'
+    )
     assert '/nonexistent.pem' in error.reason
     assert tls_receiver.tests == []
 
 
 @pytest.mark.parametrize('host', ['127.0.0.1', 'localhost'])
-def test_default_policy_refuses_a_loopback_callback(receiver, connects,
-                                                    host):
+def test_default_policy_refuses_a_loopback_callback(receiver, connects, host):
     url = receiver.url.replace('127.0.0.1', host)
 
     error = _failure(url, policy=DEFAULT, authentication=BASIC)
 
-    assert error.detail == (f'GET {url} refused by policy: {host} resolves '
-                            'to an address vnfm does not connect to.')
+    assert error.detail == (
+        f'GET {url} refused by policy: {host} resolves '
+        'to an address vnfm does not connect to.'
+    )
     assert receiver.tests == [] and connects == []
 
 
-@pytest.mark.parametrize('address', ['169.254.169.254', '10.0.0.7',
-                                     'fd00::7'])
-def test_default_policy_refuses_callbacks_resolving_inside(connects,
-                                                           address):
+@pytest.mark.parametrize('address', ['169.254.169.254', '10.0.0.7', 'fd00::7'])
+def test_default_policy_refuses_callbacks_resolving_inside(connects, address):
     error = _failure('http://nfvo.test/cb', policy=resolving_to(address))
 
     assert 'refused by policy' in error.detail and address in error.reason
@@ -220,33 +270,51 @@ def test_default_policy_refuses_callbacks_resolving_inside(connects,
     assert connects == []
 
 
-def test_default_policy_refuses_a_loopback_token_endpoint(receiver,
-                                                          connects):
+def test_default_policy_refuses_a_loopback_token_endpoint(receiver, connects):
     """The callbackUri may be allowed; the tokenEndpoint is checked too."""
-    policy = type(DEFAULT)(denied=DEFAULT.denied, resolver=lambda h, p: (
-        ['198.18.0.1'] if h == 'nfvo.test' else ['127.0.0.1']))
+    policy = type(DEFAULT)(
+        denied=DEFAULT.denied,
+        resolver=lambda h, p: (
+            ['198.18.0.1'] if h == 'nfvo.test' else ['127.0.0.1']
+        ),
+    )
 
-    error = _failure('http://nfvo.test/cb', policy=policy, authentication={
-        'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
-        'paramsOauth2ClientCredentials': {
-            'clientId': 'c', 'clientPassword': 'secret',
-            'tokenEndpoint': receiver.token_url}})
+    error = _failure(
+        'http://nfvo.test/cb',
+        policy=policy,
+        authentication={
+            'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
+            'paramsOauth2ClientCredentials': {
+                'clientId': 'c',
+                'clientPassword': 'secret',
+                'tokenEndpoint': receiver.token_url,
+            },
+        },
+    )
 
     assert error.detail == (
         f'POST {receiver.token_url} (token) refused by policy: 127.0.0.1 '
-        'resolves to an address vnfm does not connect to.')
+        'resolves to an address vnfm does not connect to.'
+    )
     assert connects == [] and receiver.token_requests == 0
 
 
-def test_failures_do_not_tell_ports_apart(receiver, silent_port, tls,
-                                          tls_receiver):
+def test_failures_do_not_tell_ports_apart(
+    receiver, silent_port, tls, tls_receiver
+):
     """Closed, silent and TLS ports read the same to the subscriber."""
     closed = procs.free_port()
-    urls = [f'http://127.0.0.1:{closed}/cb',
-            f'http://127.0.0.1:{silent_port}/cb', tls_receiver.url]
+    urls = [
+        f'http://127.0.0.1:{closed}/cb',
+        f'http://127.0.0.1:{silent_port}/cb',
+        tls_receiver.url,
+    ]
 
-    details = {_failure(url, timeout=0.5).detail.replace(
-        url, 'URL') for url in urls}
+    details = {
+        _failure(url, timeout=0.5).detail.replace(url, 'URL') for url in urls
+    }
 
-    assert details == {'GET URL failed: unreachable (no connection, no '
-                       'answer within 0.5 s, or no TLS session).'}
+    assert details == {
+        'GET URL failed: unreachable (no connection, no '
+        'answer within 0.5 s, or no TLS session).'
+    }

@@ -12,9 +12,15 @@ from .policies import LOOPBACK
 
 def _post(url: str, **kw) -> None:
     kw.setdefault('policy', LOOPBACK)
-    http.post_notification(url, {'id': 'n1'}, version='2.0.0',
-                           authentication=kw.pop('authentication', None),
-                           timeout=2, tokens=http.TokenCache(), **kw)
+    http.post_notification(
+        url,
+        {'id': 'n1'},
+        version='2.0.0',
+        authentication=kw.pop('authentication', None),
+        timeout=2,
+        tokens=http.TokenCache(),
+        **kw,
+    )
 
 
 def test_other_schemes_are_refused_for_good():
@@ -30,10 +36,12 @@ def test_connection_error_hides_credentials():
     assert not e.value.permanent
     assert e.value.detail == (
         'POST http://127.0.0.1:9/cb failed: unreachable (no connection, no '
-        'answer, or no TLS session).')
+        'answer, or no TLS session).'
+    )
     assert e.value.reason == (
         'POST http://127.0.0.1:9/cb failed: connection refused '
-        '(ConnectionError).')
+        '(ConnectionError).'
+    )
 
 
 def test_redirect_is_a_failure():
@@ -65,6 +73,7 @@ def test_default_policy_refuses_a_loopback_callback(receiver, connects):
 
     assert e.value.detail == (
         f'POST {receiver.url} refused by policy: 127.0.0.1 resolves to an '
-        'address vnfm does not connect to.')
+        'address vnfm does not connect to.'
+    )
     assert not e.value.permanent  # the operator may open it
     assert receiver.received == [] and connects == []

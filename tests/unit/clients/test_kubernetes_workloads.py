@@ -13,36 +13,69 @@ from vnfm.clients.kubernetes.watcher import key
 Obj = dict[str, Any]
 BROKEN = {
     'phase': 'Pending',
-    'containerStatuses': [{'name': 'c', 'state': {'waiting': {
-        'reason': 'ImagePullBackOff', 'message': 'Back-off pulling image'}}}],
+    'containerStatuses': [
+        {
+            'name': 'c',
+            'state': {
+                'waiting': {
+                    'reason': 'ImagePullBackOff',
+                    'message': 'Back-off pulling image',
+                }
+            },
+        }
+    ],
 }
-READY = {'phase': 'Running',
-         'conditions': [{'type': 'Ready', 'status': 'True'}]}
+READY = {
+    'phase': 'Running',
+    'conditions': [{'type': 'Ready', 'status': 'True'}],
+}
 
 
-def _sts(image: str, update_revision: str, generation: int = 2,
-         observed: int = 2) -> Obj:
+def _sts(
+    image: str, update_revision: str, generation: int = 2, observed: int = 2
+) -> Obj:
     return {
-        'apiVersion': 'apps/v1', 'kind': 'StatefulSet',
-        'metadata': {'name': 'db', 'namespace': 'ns', 'uid': 'sts',
-                     'generation': generation},
-        'spec': {'replicas': 2, 'template': {'spec': {
-            'containers': [{'name': 'c', 'image': image}]}}},
-        'status': {'observedGeneration': observed, 'replicas': 2,
-                   'readyReplicas': 1, 'currentRevision': 'good',
-                   'updateRevision': update_revision}}
+        'apiVersion': 'apps/v1',
+        'kind': 'StatefulSet',
+        'metadata': {
+            'name': 'db',
+            'namespace': 'ns',
+            'uid': 'sts',
+            'generation': generation,
+        },
+        'spec': {
+            'replicas': 2,
+            'template': {
+                'spec': {'containers': [{'name': 'c', 'image': image}]}
+            },
+        },
+        'status': {
+            'observedGeneration': observed,
+            'replicas': 2,
+            'readyReplicas': 1,
+            'currentRevision': 'good',
+            'updateRevision': update_revision,
+        },
+    }
 
 
-def _pod(name: str, revision: str, image: str, pod_status: Obj,
-         owner: str = 'sts') -> Obj:
+def _pod(
+    name: str, revision: str, image: str, pod_status: Obj, owner: str = 'sts'
+) -> Obj:
     return {
-        'apiVersion': 'v1', 'kind': 'Pod',
-        'metadata': {'name': name, 'namespace': 'ns', 'uid': f'uid-{name}',
-                     'creationTimestamp': name,
-                     'labels': {workloads.REVISION_LABEL: revision},
-                     'ownerReferences': [{'uid': owner}]},
+        'apiVersion': 'v1',
+        'kind': 'Pod',
+        'metadata': {
+            'name': name,
+            'namespace': 'ns',
+            'uid': f'uid-{name}',
+            'creationTimestamp': name,
+            'labels': {workloads.REVISION_LABEL: revision},
+            'ownerReferences': [{'uid': owner}],
+        },
         'spec': {'containers': [{'name': 'c', 'image': image}]},
-        'status': pod_status}
+        'status': pod_status,
+    }
 
 
 class _Informer:
@@ -55,19 +88,26 @@ class _Kube:
         self.informer = informer
         self.deleted: list[str] = []
 
-    def delete(self, api: str, kind: str, name: str, ns: str | None,
-               propagation: str, grace: int | None) -> bool:
+    def delete(
+        self,
+        api: str,
+        kind: str,
+        name: str,
+        ns: str | None,
+        propagation: str,
+        grace: int | None,
+    ) -> bool:
         self.deleted.append(name)
         pod = self.informer.objects[('Pod', ns or '', name)]
         pod['metadata']['deletionTimestamp'] = 'now'
         return True
 
 
-def _check(informer: _Informer, workload: Obj
-           ) -> tuple[_Kube, workloads.ForcedRollback]:
+def _check(
+    informer: _Informer, workload: Obj
+) -> tuple[_Kube, workloads.ForcedRollback]:
     kube = _Kube(informer)
-    return kube, workloads.ForcedRollback(
-        kube, informer, [workload], 0)  # type: ignore[arg-type]
+    return kube, workloads.ForcedRollback(kube, informer, [workload], 0)  # type: ignore[arg-type]
 
 
 def test_broken_pod_of_the_reverted_template_is_deleted() -> None:
@@ -104,8 +144,10 @@ def test_nothing_is_judged_before_the_revert_is_observed() -> None:
     sts = _sts('nginx', update_revision='bad', generation=3, observed=2)
     informer = _Informer(sts, _pod('db-1', 'bad', 'no-such-image', BROKEN))
     kube, check = _check(informer, sts)
-    assert check() == (False, 'StatefulSet ns/db: new generation not '
-                       'observed yet')
+    assert check() == (
+        False,
+        'StatefulSet ns/db: new generation not observed yet',
+    )
     assert kube.deleted == []
 
 
@@ -118,21 +160,39 @@ def test_ready_pods_of_the_old_template_are_left_to_the_controller() -> None:
 
 
 def test_outdated_without_revisions_compares_images() -> None:
-    rs = {'kind': 'ReplicaSet', 'metadata': {'uid': 'rs'},
-          'spec': {'template': {'spec': {'containers': [
-              {'name': 'c', 'image': 'nginx'}]}}}}
+    rs = {
+        'kind': 'ReplicaSet',
+        'metadata': {'uid': 'rs'},
+        'spec': {
+            'template': {
+                'spec': {'containers': [{'name': 'c', 'image': 'nginx'}]}
+            }
+        },
+    }
     assert workloads.outdated(rs, _pod('a', '', 'tomcat', READY, 'rs'), [])
-    assert not workloads.outdated(rs, _pod('a', '', 'nginx', READY, 'rs'),
-                                  [])
+    assert not workloads.outdated(rs, _pod('a', '', 'nginx', READY, 'rs'), [])
 
 
 def test_deployment_pods_are_outdated_by_their_replicaset_revision() -> None:
-    dep = {'kind': 'Deployment', 'metadata': {
-        'uid': 'd', 'annotations': {workloads.DEPLOYMENT_REVISION: '3'}},
-        'spec': {'template': {'spec': {'containers': [
-            {'name': 'c', 'image': 'nginx'}]}}}}
-    old_rs = {'kind': 'ReplicaSet', 'metadata': {
-        'uid': 'rs2', 'annotations': {workloads.DEPLOYMENT_REVISION: '2'}}}
+    dep = {
+        'kind': 'Deployment',
+        'metadata': {
+            'uid': 'd',
+            'annotations': {workloads.DEPLOYMENT_REVISION: '3'},
+        },
+        'spec': {
+            'template': {
+                'spec': {'containers': [{'name': 'c', 'image': 'nginx'}]}
+            }
+        },
+    }
+    old_rs = {
+        'kind': 'ReplicaSet',
+        'metadata': {
+            'uid': 'rs2',
+            'annotations': {workloads.DEPLOYMENT_REVISION: '2'},
+        },
+    }
     pod = _pod('a', '', 'nginx', BROKEN, 'rs2')
     assert workloads.outdated(dep, pod, [old_rs])
     old_rs['metadata']['annotations'][workloads.DEPLOYMENT_REVISION] = '3'

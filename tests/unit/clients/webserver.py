@@ -19,8 +19,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.seen.append((self.path, self.headers.get('Authorization')))
         status, headers, body = self.routes.get(self.path, (404, {}, b''))
         self.send_response(status)
-        for name, value in {**headers,
-                            'Content-Length': str(len(body))}.items():
+        for name, value in {
+            **headers,
+            'Content-Length': str(len(body)),
+        }.items():
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
@@ -44,11 +46,11 @@ def web() -> Iterator[Web]:
     """A started server, stopped after the test."""
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Handler)
     _Handler.routes, _Handler.seen = {}, []
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,),
-                              daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, args=(0.05,), daemon=True
+    )
     thread.start()
     port = server.server_address[1]
-    yield Web(f'http://127.0.0.1:{port}', port, _Handler.routes,
-              _Handler.seen)
+    yield Web(f'http://127.0.0.1:{port}', port, _Handler.routes, _Handler.seen)
     server.shutdown()
     server.server_close()

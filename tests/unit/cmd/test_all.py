@@ -44,14 +44,17 @@ def vnfm_all(tmp_path):
     state = tmp_path / 'state'
     port = _free_port()
     conf = tmp_path / 'vnfm.conf'
-    conf.write_text(f'[DEFAULT]\nstate_path = {state}\n'
-                    f'[api]\nport = {port}\n')
+    conf.write_text(f'[DEFAULT]\nstate_path = {state}\n[api]\nport = {port}\n')
     env = dict(os.environ)
     env.pop('OS_TRANSPORT_URL', None)
     proc = subprocess.Popen(
         [sys.executable, '-m', 'vnfm.cmd.all', '--config-file', str(conf)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        start_new_session=True)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
     try:
         yield proc, f'http://127.0.0.1:{port}', state
     finally:

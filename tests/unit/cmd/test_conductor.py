@@ -12,18 +12,30 @@ from cryptography import fernet
 KEY = fernet.Fernet.generate_key().decode()
 
 
-def conductor(tmp_path, extra: str = '',
-              crypto: str = f'[crypto]\nkeys = {KEY}\n') -> subprocess.Popen:
+def conductor(
+    tmp_path, extra: str = '', crypto: str = f'[crypto]\nkeys = {KEY}\n'
+) -> subprocess.Popen:
     conf = tmp_path / 'vnfm.conf'
     conf.write_text(
         f'[DEFAULT]\nstate_path = {tmp_path}\ntransport_url = fake://\n'
         f'host = test-conductor\n'
-        f"[database]\nconnection = sqlite:///{tmp_path / 'db.sqlite'}\n"
-        + crypto + extra)
+        f'[database]\nconnection = sqlite:///{tmp_path / "db.sqlite"}\n'
+        + crypto
+        + extra
+    )
     return subprocess.Popen(
-        [sys.executable, '-m', 'vnfm.cmd.conductor', '--config-file',
-         str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, start_new_session=True)
+        [
+            sys.executable,
+            '-m',
+            'vnfm.cmd.conductor',
+            '--config-file',
+            str(conf),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def finished(proc: subprocess.Popen, timeout: float = 60) -> str:
@@ -42,18 +54,23 @@ def test_unknown_infra_driver_stops_start_up(tmp_path):
     proc = conductor(tmp_path, '[infra]\nenabled_infra_drivers = nopo\n')
     out = finished(proc)
     assert proc.returncode == 1
-    assert ("vnfm-conductor cannot start: No driver named 'nopo' in "
-            'vnfm.infra_drivers; installed: ') in out
+    assert (
+        "vnfm-conductor cannot start: No driver named 'nopo' in "
+        'vnfm.infra_drivers; installed: '
+    ) in out
 
 
 def test_no_crypto_keys_stops_start_up(tmp_path):
     proc = conductor(tmp_path, crypto='')
     out = finished(proc)
     assert proc.returncode == 1
-    assert 'vnfm-conductor cannot start: vnfm-conductor needs [crypto] keys' \
+    assert (
+        'vnfm-conductor cannot start: vnfm-conductor needs [crypto] keys'
         in out
-    assert ('[crypto] keys must be the same on every vnfm-api and '
-            'vnfm-conductor') in out
+    )
+    assert (
+        '[crypto] keys must be the same on every vnfm-api and vnfm-conductor'
+    ) in out
     assert not (tmp_path / 'crypto.key').exists()
 
 

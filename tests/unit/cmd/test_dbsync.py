@@ -20,15 +20,19 @@ def test_upgrade_then_current_shows_head(conf_file, capsys, tmp_path):
     assert dbsync.main(['--config-file', conf_file, 'upgrade']) == 0
     assert dbsync.main(['--config-file', conf_file, 'current']) == 0
 
-    assert capsys.readouterr().out.splitlines()[-1] == \
-        f'{migration.head()} (head)'
-    assert migration.current(url=f'sqlite:///{tmp_path}/db') == \
-        migration.head()
+    assert (
+        capsys.readouterr().out.splitlines()[-1]
+        == f'{migration.head()} (head)'
+    )
+    assert (
+        migration.current(url=f'sqlite:///{tmp_path}/db') == migration.head()
+    )
 
 
 def test_revision_refuses_a_database_behind_head(conf_file, capsys):
-    assert dbsync.main(['--config-file', conf_file, 'revision',
-                        '-m', 'x']) == 1
+    assert (
+        dbsync.main(['--config-file', conf_file, 'revision', '-m', 'x']) == 1
+    )
     assert 'upgrade' in capsys.readouterr().err
 
 

@@ -18,10 +18,12 @@ def test_sample_packages_build_and_their_script_is_allow_listed(tmp_path):
 
 
 def test_the_level_asked_for_is_noop_vnfs_and_the_one_checked():
-    vnfd = read_csar(build_csar(str(demo._SAMPLES / 'noop_vnf'))
-                     ).vnfd.to_dict()
+    vnfd = read_csar(
+        build_csar(str(demo._SAMPLES / 'noop_vnf'))
+    ).vnfd.to_dict()
 
-    target = scale_level.target_levels(vnfd['flavours']['simple'], {},
-                                       demo._LEVEL_REQUEST)
+    target = scale_level.target_levels(
+        vnfd['flavours']['simple'], {}, demo._LEVEL_REQUEST
+    )
 
     assert target == {'vdu1_aspect': demo._LEVEL}

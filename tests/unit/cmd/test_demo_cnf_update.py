@@ -12,13 +12,16 @@ from vnfm.cmd import demo_cnf_update
 from vnfm.cmd.demo_runner import StepFailed
 from vnfm.csar import read_csar
 
-_BEFORE = {w: {f'{w}-uid1'} for w in demo_cnf_update.RESTARTED
-           + demo_cnf_update.KEPT}
+_BEFORE = {
+    w: {f'{w}-uid1'} for w in demo_cnf_update.RESTARTED + demo_cnf_update.KEPT
+}
 
 
 def _after(restarted):
-    return {w: {f'{w}-uid2'} if w in restarted else uids
-            for w, uids in _BEFORE.items()}
+    return {
+        w: {f'{w}-uid2'} if w in restarted else uids
+        for w, uids in _BEFORE.items()
+    }
 
 
 def test_update_packages_hold_what_the_requests_name(tmp_path):
@@ -34,10 +37,17 @@ def test_update_packages_hold_what_the_requests_name(tmp_path):
         assert set(demo_cnf_update.DEF_FILES) | set(paths) <= names
     # The workloads the check names are the ones the manifests create.
     with zipfile.ZipFile(v1) as z:
-        docs = [d for f in demo_cnf_update.DEF_FILES
-                for d in yaml.safe_load_all(z.read(f)) if d]
-    assert {d['metadata']['name'] for d in docs if d['kind'] in (
-        'Pod', 'Deployment', 'ReplicaSet', 'DaemonSet')} == set(_BEFORE)
+        docs = [
+            d
+            for f in demo_cnf_update.DEF_FILES
+            for d in yaml.safe_load_all(z.read(f))
+            if d
+        ]
+    assert {
+        d['metadata']['name']
+        for d in docs
+        if d['kind'] in ('Pod', 'Deployment', 'ReplicaSet', 'DaemonSet')
+    } == set(_BEFORE)
 
 
 def test_instantiate_request_puts_v1_in_its_own_namespace():
@@ -50,17 +60,22 @@ def test_instantiate_request_puts_v1_in_its_own_namespace():
 
 def test_the_expected_restarts_pass():
     restarted, kept = demo_cnf_update.restarted_and_kept(
-        _BEFORE, _after(demo_cnf_update.RESTARTED))
+        _BEFORE, _after(demo_cnf_update.RESTARTED)
+    )
 
     assert restarted == sorted(demo_cnf_update.RESTARTED)
     assert kept == sorted(demo_cnf_update.KEPT)
 
 
-@pytest.mark.parametrize('restarted', [
-    demo_cnf_update.RESTARTED + ('env-test2',),  # an unchanged Pod restarted
-    demo_cnf_update.RESTARTED[1:],  # the DaemonSet's Pods kept running
-    (),  # nothing happened
-])
+@pytest.mark.parametrize(
+    'restarted',
+    [
+        demo_cnf_update.RESTARTED
+        + ('env-test2',),  # an unchanged Pod restarted
+        demo_cnf_update.RESTARTED[1:],  # the DaemonSet's Pods kept running
+        (),  # nothing happened
+    ],
+)
 def test_any_other_restarts_fail(restarted):
     with pytest.raises(StepFailed, match='expected restarted'):
         demo_cnf_update.restarted_and_kept(_BEFORE, _after(restarted))

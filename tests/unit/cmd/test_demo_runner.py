@@ -22,10 +22,14 @@ _TABLE = """\
 
 
 def test_table_field_reads_a_row_of_an_openstack_show_table():
-    assert demo_runner.table_field(_TABLE, 'ID') == \
-        '6265614b-5a4f-42d1-a676-7870fbc43af8'
-    assert demo_runner.table_field(_TABLE, 'Instantiation State') == \
-        'NOT_INSTANTIATED'
+    assert (
+        demo_runner.table_field(_TABLE, 'ID')
+        == '6265614b-5a4f-42d1-a676-7870fbc43af8'
+    )
+    assert (
+        demo_runner.table_field(_TABLE, 'Instantiation State')
+        == 'NOT_INSTANTIATED'
+    )
     assert demo_runner.table_field(_TABLE, 'VNFD ID') == ''
 
 
@@ -68,8 +72,10 @@ def api(tmp_path):
 
 
 def test_post_sends_json_and_prints_it_as_curl(api, capsys):
-    status, answer = api.post('/vnflcm/v2/vnf_instances/i1/scale_to_level',
-                              {'instantiationLevelId': 'l1'})
+    status, answer = api.post(
+        '/vnflcm/v2/vnf_instances/i1/scale_to_level',
+        {'instantiationLevelId': 'l1'},
+    )
 
     assert (status, answer) == (202, None)
     path, headers, body = _Handler.seen[0]
@@ -78,15 +84,18 @@ def test_post_sends_json_and_prints_it_as_curl(api, capsys):
     assert headers['Content-Type'] == 'application/json'
     assert body == {'instantiationLevelId': 'l1'}
     out = capsys.readouterr().out
-    assert ("$ curl -X POST -H 'Version: 2.0.0' -H 'Content-Type: "
-            "application/json' -d '{\"instantiationLevelId\": \"l1\"}' "
-            f'{api.endpoint}/vnflcm/v2/vnf_instances/i1/scale_to_level'
-            ) in out
+    assert (
+        "$ curl -X POST -H 'Version: 2.0.0' -H 'Content-Type: "
+        'application/json\' -d \'{"instantiationLevelId": "l1"}\' '
+        f'{api.endpoint}/vnflcm/v2/vnf_instances/i1/scale_to_level'
+    ) in out
     assert 'HTTP 202' in out
 
 
 def test_post_refused_is_a_failed_step_with_the_detail(api):
-    with pytest.raises(demo_runner.StepFailed,
-                       match='POST .*/operate: 409 .*already STOPPED'):
-        api.post('/vnflcm/v2/vnf_instances/i1/operate',
-                 {'changeStateTo': 'STOPPED'})
+    with pytest.raises(
+        demo_runner.StepFailed, match='POST .*/operate: 409 .*already STOPPED'
+    ):
+        api.post(
+            '/vnflcm/v2/vnf_instances/i1/operate', {'changeStateTo': 'STOPPED'}
+        )

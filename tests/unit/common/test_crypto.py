@@ -73,8 +73,7 @@ def test_rotation_first_key_encrypts_every_key_decrypts():
 
 
 def test_bad_configured_key_is_reported_without_echoing_it():
-    CONF.set_override('keys', ['not-a-fernet-key-but-secret'],
-                      group='crypto')
+    CONF.set_override('keys', ['not-a-fernet-key-but-secret'], group='crypto')
 
     with pytest.raises(ValueError) as e:
         crypto.encrypt({'a': 1})
@@ -93,14 +92,23 @@ def test_tampered_token_is_rejected():
 
 def _vci() -> dict:
     return {
-        'vim1': {'vimId': 'v-1', 'vimType': 'ETSINFV.KUBERNETES.V_1',
-                 'interfaceInfo': {'endpoint': 'https://k8s:6443'},
-                 'accessInfo': {'bearer_token': SECRET}},
-        'vim2': {'vimType': 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
-                 'accessInfo': {'username': 'admin', 'password': PASSWORD,
-                                'region': 'RegionOne', 'project': 'nfv',
-                                'projectDomain': 'Default',
-                                'userDomain': 'Default'}},
+        'vim1': {
+            'vimId': 'v-1',
+            'vimType': 'ETSINFV.KUBERNETES.V_1',
+            'interfaceInfo': {'endpoint': 'https://k8s:6443'},
+            'accessInfo': {'bearer_token': SECRET},
+        },
+        'vim2': {
+            'vimType': 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
+            'accessInfo': {
+                'username': 'admin',
+                'password': PASSWORD,
+                'region': 'RegionOne',
+                'project': 'nfv',
+                'projectDomain': 'Default',
+                'userDomain': 'Default',
+            },
+        },
         'vim3': {'vimId': 'v-3'},
     }
 
@@ -119,23 +127,36 @@ def test_seal_hides_secrets_and_unseal_restores_them():
 
 def test_seal_is_idempotent_and_merges_new_secrets():
     sealed = crypto.seal_vim_connection_info(_vci())
-    assert crypto.unseal_vim_connection_info(
-        crypto.seal_vim_connection_info(sealed)) == _vci()
+    assert (
+        crypto.unseal_vim_connection_info(
+            crypto.seal_vim_connection_info(sealed)
+        )
+        == _vci()
+    )
 
     # A merge patch of the stored value: one secret changed, the masked
     # one sent back unchanged.
-    access = dict(sealed['vim2']['accessInfo'], password='new-pass',
-                  client_secret=crypto.MASK)
-    resealed = crypto.seal_vim_connection_info({'vim2': {'accessInfo':
-                                                         access}})
+    access = dict(
+        sealed['vim2']['accessInfo'],
+        password='new-pass',
+        client_secret=crypto.MASK,
+    )
+    resealed = crypto.seal_vim_connection_info(
+        {'vim2': {'accessInfo': access}}
+    )
     plain = crypto.unseal_vim_connection_info(resealed)
     assert plain['vim2']['accessInfo']['password'] == 'new-pass'
     assert 'client_secret' not in plain['vim2']['accessInfo']
 
 
 def test_v1_list_shape_is_sealed_too():
-    v1 = [{'id': 'vim1', 'vimType': 'kubernetes',
-           'accessInfo': {'bearer_token': SECRET}}]
+    v1 = [
+        {
+            'id': 'vim1',
+            'vimType': 'kubernetes',
+            'accessInfo': {'bearer_token': SECRET},
+        }
+    ]
 
     sealed = crypto.seal_vim_connection_info(v1)
 
@@ -154,11 +175,14 @@ def test_mask_never_leaks(sealed):
     assert crypto.SEALED not in text
     assert masked['vim1']['accessInfo'] == {'bearer_token': crypto.MASK}
     assert masked['vim2']['accessInfo'] == {
-        'username': 'admin', 'password': crypto.MASK, 'region': 'RegionOne',
-        'project': 'nfv', 'projectDomain': 'Default',
-        'userDomain': 'Default'}
-    assert masked['vim1']['interfaceInfo'] == {
-        'endpoint': 'https://k8s:6443'}
+        'username': 'admin',
+        'password': crypto.MASK,
+        'region': 'RegionOne',
+        'project': 'nfv',
+        'projectDomain': 'Default',
+        'userDomain': 'Default',
+    }
+    assert masked['vim1']['interfaceInfo'] == {'endpoint': 'https://k8s:6443'}
 
 
 def test_mask_needs_no_key(state_path):
@@ -196,7 +220,8 @@ def test_a_token_of_another_host_names_the_shared_keys_setting():
         '[crypto] keys: they were encrypted with another key. [crypto] keys '
         'must be the same on every vnfm-api and vnfm-conductor (keep an old '
         'key listed after the new one until nothing encrypted with it is '
-        'left).')
+        'left).'
+    )
     assert PASSWORD not in str(e.value.to_problem())
 
 
@@ -204,8 +229,9 @@ def test_a_host_local_key_is_named_as_such():
     token = fernet.Fernet(fernet.Fernet.generate_key()).encrypt(b'{}')
     with pytest.raises(crypto.DecryptionError) as e:
         crypto.decrypt(token.decode())
-    assert ('with the key it generated for itself ([crypto] keys is not '
-            'set)') in e.value.detail
+    assert (
+        'with the key it generated for itself ([crypto] keys is not set)'
+    ) in e.value.detail
 
 
 def test_split_processes_require_shared_keys(state_path):

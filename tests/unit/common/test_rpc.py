@@ -8,16 +8,20 @@ from vnfm.conf import CONF
 
 
 def test_context_survives_serialization_without_token():
-    ctx = context.RequestContext(user_id='u', project_id='p',
-                                 auth_token='tok', roles=['member'])
+    ctx = context.RequestContext(
+        user_id='u', project_id='p', auth_token='tok', roles=['member']
+    )
     serializer = rpc.RequestContextSerializer()
 
     wire = serializer.serialize_context(ctx)
     back = serializer.deserialize_context(wire)
 
     assert isinstance(back, context.RequestContext)
-    assert (back.user_id, back.project_id, back.roles) == ('u', 'p',
-                                                           ['member'])
+    assert (back.user_id, back.project_id, back.roles) == (
+        'u',
+        'p',
+        ['member'],
+    )
     assert wire['auth_token'] is None
 
 

@@ -51,11 +51,13 @@ def make_tls(directory: Path, client_cn: str = 'vnfm') -> TlsFiles:
     serving = certs.make_serving_cert(ca, 'receiver', ['127.0.0.1'])
     client = _client_cert(ca, client_cn)
     files = {}
-    for name, data in (('ca', ca.cert_pem),
-                       ('server_cert', serving.cert_pem),
-                       ('server_key', serving.key_pem),
-                       ('client_cert', client.cert_pem),
-                       ('client_key', client.key_pem)):
+    for name, data in (
+        ('ca', ca.cert_pem),
+        ('server_cert', serving.cert_pem),
+        ('server_key', serving.key_pem),
+        ('client_cert', client.cert_pem),
+        ('client_key', client.key_pem),
+    ):
         path = directory / f'{name}.pem'
         certs.write_private(path, data)
         files[name] = str(path)
@@ -70,25 +72,31 @@ def _client_cert(ca: certs.KeyPair, common_name: str) -> certs.KeyPair:
     now = datetime.datetime.now(datetime.timezone.utc)
     cert = (
         x509.CertificateBuilder()
-        .subject_name(x509.Name(
-            [x509.NameAttribute(NameOID.COMMON_NAME, common_name)]))
+        .subject_name(
+            x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+        )
         .issuer_name(ca_cert.subject)
         .public_key(key.public_key())
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - datetime.timedelta(minutes=5))
         .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.BasicConstraints(ca=False, path_length=None),
-                       critical=True)
+        .add_extension(
+            x509.BasicConstraints(ca=False, path_length=None), critical=True
+        )
         .add_extension(
             x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]),
-            critical=False)
+            critical=False,
+        )
         .sign(ca_key, hashes.SHA256())  # type: ignore[arg-type]
     )
     return certs.KeyPair(
         cert.public_bytes(serialization.Encoding.PEM),
-        key.private_bytes(serialization.Encoding.PEM,
-                          serialization.PrivateFormat.PKCS8,
-                          serialization.NoEncryption()))
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        ),
+    )
 
 
 class Receiver:
@@ -131,14 +139,19 @@ class Receiver:
     def start(self) -> Receiver:
         """Listen (on the same port as before, if started before)."""
         self._server = server.ThreadingHTTPServer(
-            ('127.0.0.1', self.port), _handler(self))
+            ('127.0.0.1', self.port), _handler(self)
+        )
         self._server.daemon_threads = True
         if self.tls:
             self._server.socket = self._tls_context().wrap_socket(
-                self._server.socket, server_side=True)
+                self._server.socket, server_side=True
+            )
         self.port = self._server.server_address[1]
-        threading.Thread(target=self._server.serve_forever,
-                         kwargs={'poll_interval': 0.02}, daemon=True).start()
+        threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={'poll_interval': 0.02},
+            daemon=True,
+        ).start()
         return self
 
     def _tls_context(self) -> ssl.SSLContext:
@@ -167,7 +180,8 @@ class Receiver:
                 if left <= 0:
                     raise AssertionError(
                         f'{len(self.received)} of {count} notifications '
-                        f'after {timeout}s: {self.bodies()}')
+                        f'after {timeout}s: {self.bodies()}'
+                    )
                 self._cond.wait(left)
             return list(self.received[:count])
 
@@ -176,27 +190,41 @@ class Receiver:
         with self._cond:
             return [r['body'] for r in self.received]
 
-    def _record(self, path: str, headers: dict, body: Any,
-                client_cert: str | None = None) -> int:
+    def _record(
+        self,
+        path: str,
+        headers: dict,
+        body: Any,
+        client_cert: str | None = None,
+    ) -> int:
         with self._cond:
-            if (self.required_auth is not None and
-                    headers.get('Authorization') != self.required_auth):
+            if (
+                self.required_auth is not None
+                and headers.get('Authorization') != self.required_auth
+            ):
                 return 401
             status = self.statuses.pop(0) if self.statuses else 204
             if 200 <= status < 300:
                 self.received.append(
-                    {'path': path, 'headers': headers, 'body': body,
-                     'client_cert': client_cert})
+                    {
+                        'path': path,
+                        'headers': headers,
+                        'body': body,
+                        'client_cert': client_cert,
+                    }
+                )
                 self._cond.notify_all()
             return status
 
-    def _test(self, path: str, headers: dict,
-              client_cert: str | None) -> int:
+    def _test(self, path: str, headers: dict, client_cert: str | None) -> int:
         with self._cond:
-            self.tests.append({'path': path, 'headers': headers,
-                               'client_cert': client_cert})
-            if (self.required_auth is not None and
-                    headers.get('Authorization') != self.required_auth):
+            self.tests.append(
+                {'path': path, 'headers': headers, 'client_cert': client_cert}
+            )
+            if (
+                self.required_auth is not None
+                and headers.get('Authorization') != self.required_auth
+            ):
                 return 401
             return self.test_statuses.pop(0) if self.test_statuses else 204
 
@@ -205,17 +233,25 @@ class Receiver:
             self.token_requests += 1
         auth = headers.get('Authorization', '')
         try:
-            client_id, secret = base64.b64decode(
-                auth.removeprefix('Basic ')).decode().split(':', 1)
+            client_id, secret = (
+                base64.b64decode(auth.removeprefix('Basic '))
+                .decode()
+                .split(':', 1)
+            )
         except ValueError:
             return 401, {'error': 'invalid_client'}
-        if ('grant_type=client_credentials' not in form or
-                self.clients.get(client_id) != secret):
+        if (
+            'grant_type=client_credentials' not in form
+            or self.clients.get(client_id) != secret
+        ):
             return 401, {'error': 'invalid_client'}
         token = f'token-{client_id}-{self.token_requests}'
         self.required_auth = f'Bearer {token}'
-        return 200, {'access_token': token, 'token_type': 'Bearer',
-                     'expires_in': self.token_lifetime}
+        return 200, {
+            'access_token': token,
+            'token_type': 'Bearer',
+            'expires_in': self.token_lifetime,
+        }
 
 
 def _handler(receiver: Receiver) -> type:
@@ -248,13 +284,21 @@ def _handler(receiver: Receiver) -> type:
             if self.path == '/token':
                 self._answer(*receiver._token(headers, raw))
                 return
-            self._answer(receiver._record(self.path, headers,
-                                          json.loads(raw or 'null'),
-                                          self._client_cert()))
+            self._answer(
+                receiver._record(
+                    self.path,
+                    headers,
+                    json.loads(raw or 'null'),
+                    self._client_cert(),
+                )
+            )
 
         def do_GET(self) -> None:  # the test of the callbackUri
-            self._answer(receiver._test(self.path, dict(self.headers.items()),
-                                        self._client_cert()))
+            self._answer(
+                receiver._test(
+                    self.path, dict(self.headers.items()), self._client_cert()
+                )
+            )
 
     return Handler
 

@@ -42,12 +42,12 @@ def _at(seconds: float) -> datetime.datetime:
 @pytest.fixture
 def clock(monkeypatch):
     """Fake database time: ``clock.now`` is what utcnow() returns."""
+
     class Clock:
         now = T0
 
     monkeypatch.setattr(timeutils, 'utcnow', lambda: Clock.now)
     return Clock
-
 
 
 @pytest.fixture
@@ -72,22 +72,42 @@ def notifier(db_url, conf, loopback_allowed):
         n.stop()
 
 
-def _subscribe(receiver: Receiver, authentication: dict | None = None,
-               **values) -> dict:
-    return registry.subscription_create(dict({
-        'callback_uri': receiver.url, 'verbosity': 'FULL',
-        'api_version': '2',
-        'authentication': (crypto.encrypt(authentication)
-                           if authentication else None)}, **values))
+def _subscribe(
+    receiver: Receiver, authentication: dict | None = None, **values
+) -> dict:
+    return registry.subscription_create(
+        dict(
+            {
+                'callback_uri': receiver.url,
+                'verbosity': 'FULL',
+                'api_version': '2',
+                'authentication': (
+                    crypto.encrypt(authentication) if authentication else None
+                ),
+            },
+            **values,
+        )
+    )
 
 
 def _create_instance(name: str = 'vnf1') -> dict:
-    values = {'id': db.new_id(), 'vnfd_id': 'vnfd-1', 'vnf_provider': 'p',
-              'vnf_product_name': 'n', 'vnf_software_version': '1',
-              'vnfd_version': '1', 'instantiation_state': 'NOT_INSTANTIATED',
-              'vnf_instance_name': name, 'api_version': '2'}
-    return db.instance_create(values, notifications=notifications.for_instance(
-        notifications.CREATION, values))
+    values = {
+        'id': db.new_id(),
+        'vnfd_id': 'vnfd-1',
+        'vnf_provider': 'p',
+        'vnf_product_name': 'n',
+        'vnf_software_version': '1',
+        'vnfd_version': '1',
+        'instantiation_state': 'NOT_INSTANTIATED',
+        'vnf_instance_name': name,
+        'api_version': '2',
+    }
+    return db.instance_create(
+        values,
+        notifications=notifications.for_instance(
+            notifications.CREATION, values
+        ),
+    )
 
 
 def _row() -> dict:
@@ -105,13 +125,16 @@ def test_delivers_start_before_result(notifier, receiver, hook_record):
     assert notifier().drain() == 2
 
     got = receiver.wait(2)
-    assert [(r['body']['operationState'], r['body']['notificationStatus'])
-            for r in got] == [('PROCESSING', 'START'), ('COMPLETED', 'RESULT')]
+    assert [
+        (r['body']['operationState'], r['body']['notificationStatus'])
+        for r in got
+    ] == [('PROCESSING', 'START'), ('COMPLETED', 'RESULT')]
     assert {r['body']['subscriptionId'] for r in got} == {sub['id']}
     assert got[0]['headers']['Version'] == '2.0.0'
     assert got[0]['headers']['Content-Type'] == 'application/json'
     assert [r['state'] for r in outbox.notification_list()] == [
-        outbox.DELIVERED] * 2
+        outbox.DELIVERED
+    ] * 2
 
 
 def test_retries_with_exponential_backoff(notifier, receiver, clock):
@@ -142,7 +165,13 @@ def test_backoff_doubles_up_to_the_cap(conf):
     conf('backoff_base', 1.0, 'notifications')
     conf('backoff_cap', 300.0, 'notifications')
     assert [backoff(n) for n in (1, 2, 3, 9, 10, 20)] == [
-        1, 2, 4, 256, 300, 300]
+        1,
+        2,
+        4,
+        256,
+        300,
+        300,
+    ]
 
 
 def test_receiver_down_then_back(notifier, receiver, clock):
@@ -152,14 +181,16 @@ def test_receiver_down_then_back(notifier, receiver, clock):
     sender = notifier()
 
     sender.run_once()
-    assert ('failed: connection refused (ConnectionError)'
-            in _row()['last_error'])
+    assert (
+        'failed: connection refused (ConnectionError)' in _row()['last_error']
+    )
 
     receiver.start()
     clock.now = _at(1)
     sender.run_once()
     assert receiver.wait(1)[0]['body']['notificationType'] == (
-        notifications.CREATION)
+        notifications.CREATION
+    )
 
 
 def test_gives_up_then_moves_on(notifier, receiver, clock, conf, caplog):
@@ -185,12 +216,15 @@ def test_gives_up_then_moves_on(notifier, receiver, clock, conf, caplog):
 
 
 def test_basic_authentication(notifier, receiver, caplog):
-    auth = {'authType': ['BASIC'],
-            'paramsBasic': {'userName': 'nfvo', 'password': PASSWORD}}
+    auth = {
+        'authType': ['BASIC'],
+        'paramsBasic': {'userName': 'nfvo', 'password': PASSWORD},
+    }
     _subscribe(receiver, auth)
     _create_instance()
-    receiver.required_auth = 'Basic ' + base64.b64encode(
-        f'nfvo:{PASSWORD}'.encode()).decode()
+    receiver.required_auth = (
+        'Basic ' + base64.b64encode(f'nfvo:{PASSWORD}'.encode()).decode()
+    )
 
     with caplog.at_level(logging.DEBUG):
         notifier().run_once()
@@ -200,9 +234,12 @@ def test_basic_authentication(notifier, receiver, caplog):
 
 
 def test_basic_authentication_refused_is_retried_without_secrets(
-        notifier, receiver, caplog):
-    auth = {'authType': ['BASIC'],
-            'paramsBasic': {'userName': 'nfvo', 'password': PASSWORD}}
+    notifier, receiver, caplog
+):
+    auth = {
+        'authType': ['BASIC'],
+        'paramsBasic': {'userName': 'nfvo', 'password': PASSWORD},
+    }
     _subscribe(receiver, auth)
     _create_instance()
     receiver.required_auth = 'Basic something-else'
@@ -215,10 +252,14 @@ def test_basic_authentication_refused_is_retried_without_secrets(
 
 
 def _oauth2(receiver: Receiver, secret: str = PASSWORD) -> dict:
-    return {'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
-            'paramsOauth2ClientCredentials': {
-                'clientId': 'nfvo', 'clientPassword': secret,
-                'tokenEndpoint': receiver.token_url}}
+    return {
+        'authType': ['OAUTH2_CLIENT_CREDENTIALS'],
+        'paramsOauth2ClientCredentials': {
+            'clientId': 'nfvo',
+            'clientPassword': secret,
+            'tokenEndpoint': receiver.token_url,
+        },
+    }
 
 
 def test_oauth2_token_fetched_once_and_reused(notifier, receiver):
@@ -232,7 +273,8 @@ def test_oauth2_token_fetched_once_and_reused(notifier, receiver):
     got = receiver.wait(3)
     assert receiver.token_requests == 1
     assert {r['headers']['Authorization'] for r in got} == {
-        'Bearer token-nfvo-1'}
+        'Bearer token-nfvo-1'
+    }
 
 
 def test_oauth2_secret_beyond_latin_1(notifier, receiver):
@@ -246,11 +288,13 @@ def test_oauth2_secret_beyond_latin_1(notifier, receiver):
     notifier().run_once()
 
     assert receiver.wait(1)[0]['headers']['Authorization'] == (
-        'Bearer token-nfvo-1')
+        'Bearer token-nfvo-1'
+    )
 
 
-def test_oauth2_token_renewed_when_expired_or_refused(notifier, receiver,
-                                                     clock):
+def test_oauth2_token_renewed_when_expired_or_refused(
+    notifier, receiver, clock
+):
     now = [0.0]
     tokens = http.TokenCache(clock=lambda: now[0])
     receiver.clients = {'nfvo': PASSWORD}
@@ -274,7 +318,10 @@ def test_oauth2_token_renewed_when_expired_or_refused(notifier, receiver,
 
     assert receiver.token_requests == 3
     assert [r['headers']['Authorization'] for r in receiver.wait(3)] == [
-        'Bearer token-nfvo-1', 'Bearer token-nfvo-2', 'Bearer token-nfvo-3']
+        'Bearer token-nfvo-1',
+        'Bearer token-nfvo-2',
+        'Bearer token-nfvo-3',
+    ]
 
 
 def test_oauth2_wrong_secret(notifier, receiver, caplog):
@@ -286,7 +333,8 @@ def test_oauth2_wrong_secret(notifier, receiver, caplog):
         notifier().run_once()
 
     assert _row()['last_error'] == (
-        f'Token endpoint {receiver.token_url} answered HTTP 401.')
+        f'Token endpoint {receiver.token_url} answered HTTP 401.'
+    )
     assert PASSWORD not in caplog.text
     assert receiver.received == []
 
@@ -302,8 +350,7 @@ def test_unusable_authentication_gives_up_at_once(notifier, receiver):
     assert receiver.received == []
 
 
-def test_tls_cert_without_a_client_certificate_is_retried(notifier,
-                                                          receiver):
+def test_tls_cert_without_a_client_certificate_is_retried(notifier, receiver):
     _subscribe(receiver, {'authType': ['TLS_CERT']})
     _create_instance()
 
@@ -315,8 +362,9 @@ def test_tls_cert_without_a_client_certificate_is_retried(notifier,
     assert receiver.received == []
 
 
-def test_tls_cert_delivered_with_the_client_certificate(notifier, conf,
-                                                        tmp_path):
+def test_tls_cert_delivered_with_the_client_certificate(
+    notifier, conf, tmp_path
+):
     tls = make_tls(tmp_path)
     conf('ca_file', tls.ca, 'notifications')
     conf('client_cert_file', tls.client_cert, 'notifications')
@@ -335,40 +383,55 @@ def test_tls_cert_delivered_with_the_client_certificate(notifier, conf,
     assert _row()['state'] == outbox.DELIVERED
 
 
-def test_endpoint_test_answers_why_it_failed(db_url, conf, receiver,
-                                             loopback_allowed, caplog):
-    auth = crypto.encrypt({'authType': ['BASIC'], 'paramsBasic': {
-        'userName': 'u', 'password': PASSWORD}})
+def test_endpoint_test_answers_why_it_failed(
+    db_url, conf, receiver, loopback_allowed, caplog
+):
+    auth = crypto.encrypt(
+        {
+            'authType': ['BASIC'],
+            'paramsBasic': {'userName': 'u', 'password': PASSWORD},
+        }
+    )
     conf('callback_test_timeout', 5.0, 'notifications')
     caplog.set_level(logging.INFO)
 
-    assert notifier_module.test_notification_endpoint(
-        receiver.url, auth, '1') is None
+    assert (
+        notifier_module.test_notification_endpoint(receiver.url, auth, '1')
+        is None
+    )
     receiver.test_statuses = [404]
     detail = notifier_module.test_notification_endpoint(
-        receiver.url, auth, '2')
+        receiver.url, auth, '2'
+    )
 
     # The subscriber is told what to do, the operator's log what answered.
-    assert detail == (f'GET {receiver.url} did not answer 204 No Content, '
-                      'as a notification endpoint must.')
+    assert detail == (
+        f'GET {receiver.url} did not answer 204 No Content, '
+        'as a notification endpoint must.'
+    )
     assert f'GET {receiver.url} answered HTTP 404.' in caplog.text
     assert [t['headers']['Version'] for t in receiver.tests] == [
-        '1.3.0', '2.0.0']
+        '1.3.0',
+        '2.0.0',
+    ]
     assert receiver.tests[0]['headers']['Authorization'].startswith('Basic ')
 
 
-def test_endpoint_test_refuses_loopback_by_default(db_url, receiver,
-                                                   connects):
+def test_endpoint_test_refuses_loopback_by_default(db_url, receiver, connects):
     detail = notifier_module.test_notification_endpoint(
-        receiver.url, None, '2')
+        receiver.url, None, '2'
+    )
 
-    assert detail == (f'GET {receiver.url} refused by policy: 127.0.0.1 '
-                      'resolves to an address vnfm does not connect to.')
+    assert detail == (
+        f'GET {receiver.url} refused by policy: 127.0.0.1 '
+        'resolves to an address vnfm does not connect to.'
+    )
     assert receiver.tests == [] and connects == []
 
 
-def test_delivery_to_loopback_is_refused_by_default(notifier, receiver,
-                                                    conf, connects):
+def test_delivery_to_loopback_is_refused_by_default(
+    notifier, receiver, conf, connects
+):
     conf('allowed_networks', [], 'outbound')
     _subscribe(receiver)
     _create_instance()
@@ -378,7 +441,8 @@ def test_delivery_to_loopback_is_refused_by_default(notifier, receiver,
     assert receiver.received == [] and connects == []
     assert _row()['last_error'] == (
         f'POST {receiver.url} refused by policy: 127.0.0.1 resolves to '
-        '127.0.0.1, in a network vnfm does not connect to ([outbound]).')
+        '127.0.0.1, in a network vnfm does not connect to ([outbound]).'
+    )
 
 
 def test_two_notifiers_never_send_a_row_twice(notifier, receiver):
@@ -404,13 +468,17 @@ def test_two_notifiers_never_send_a_row_twice(notifier, receiver):
     assert len(pairs) == len(set(pairs)) == 30
     # Each subscription heard of the instances in the order they were made.
     for sub in registry.subscription_list():
-        ids = [r['body']['vnfInstanceId'] for r in got
-               if r['body']['subscriptionId'] == sub['id']]
+        ids = [
+            r['body']['vnfInstanceId']
+            for r in got
+            if r['body']['subscriptionId'] == sub['id']
+        ]
         assert ids == [i['id'] for i in db.instance_list()]
 
 
 def test_rows_of_a_dead_conductor_are_sent_after_its_lease(
-        notifier, receiver, clock, conf):
+    notifier, receiver, clock, conf
+):
     conf('lease_seconds', 60, 'notifications')
     _subscribe(receiver)
     _create_instance()
@@ -435,16 +503,21 @@ def test_purge_after_keep_seconds(notifier, receiver, clock, conf):
 
 
 def test_unreadable_credentials_are_retried(notifier, receiver):
-    registry.subscription_create({'callback_uri': receiver.url,
-                            'api_version': '2',
-                            'authentication': 'not-a-fernet-token'})
+    registry.subscription_create(
+        {
+            'callback_uri': receiver.url,
+            'api_version': '2',
+            'authentication': 'not-a-fernet-token',
+        }
+    )
     _create_instance()
 
     notifier().run_once()
 
     assert _row()['state'] == outbox.PENDING
-    assert _row()['last_error'].startswith('Stored credentials cannot be '
-                                           'decrypted')
+    assert _row()['last_error'].startswith(
+        'Stored credentials cannot be decrypted'
+    )
     assert receiver.received == []
 
 

@@ -16,9 +16,16 @@ from ..lcm.fixtures import sample_csar
 
 
 def uploaded(data: bytes, state: str = 'PROCESSING', **values) -> dict:
-    row = db.package_create(dict({'onboarding_state': state,
-                                  'operational_state': 'DISABLED',
-                                  'usage_state': 'NOT_IN_USE'}, **values))
+    row = db.package_create(
+        dict(
+            {
+                'onboarding_state': state,
+                'operational_state': 'DISABLED',
+                'usage_state': 'NOT_IN_USE',
+            },
+            **values,
+        )
+    )
     if data:
         db.package_content_put(row['id'], data)
     return row
@@ -35,9 +42,10 @@ def test_onboarding_fills_the_package_info(db_url):
     assert pkg['operational_state'] == 'ENABLED'
     assert pkg['vnfd_id'] == 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177'
     assert (pkg['vnf_provider'], pkg['vnf_product_name']) == (
-        'vnfm', 'Noop Sample VNF')
-    assert (pkg['vnf_software_version'], pkg['vnfd_version']) == ('1.0',
-                                                                  '1.0')
+        'vnfm',
+        'Noop Sample VNF',
+    )
+    assert (pkg['vnf_software_version'], pkg['vnfd_version']) == ('1.0', '1.0')
     assert pkg['package_size'] == len(data)
     assert pkg['checksum']['algorithm'] == 'SHA-256'
     assert pkg['software_images'][0]['name'] == 'noop-image-1.0'
@@ -92,8 +100,11 @@ def package_server(conf, web):
 
 
 def from_uri(url: str, **source) -> dict:
-    return uploaded(b'', state='UPLOADING',
-                    upload_source={'addressInformation': url, **source})
+    return uploaded(
+        b'',
+        state='UPLOADING',
+        upload_source={'addressInformation': url, **source},
+    )
 
 
 def test_fetch_downloads_and_onboards(db_url, package_server):
@@ -117,8 +128,9 @@ def test_fetch_of_missing_file_is_error(db_url, package_server):
     pkg = db.package_get(pkg['id'])
     assert pkg['onboarding_state'] == 'ERROR'
     detail = pkg['onboarding_failure_details']['detail']
-    assert detail == (f'GET {base}/nothing.zip did not answer with the '
-                      'package (200 OK).')
+    assert detail == (
+        f'GET {base}/nothing.zip did not answer with the package (200 OK).'
+    )
 
 
 def test_fetch_larger_than_max_size_is_error(db_url, package_server, conf):
@@ -152,44 +164,55 @@ def test_fetch_from_loopback_is_refused_by_default(db_url, web, connects):
     assert pkg['onboarding_state'] == 'ERROR'
     assert pkg['onboarding_failure_details']['detail'] == (
         f'GET {url} refused by policy: localhost resolves to an address '
-        'vnfm does not connect to.')
+        'vnfm does not connect to.'
+    )
     assert web.seen == [] and connects == []
 
 
 @pytest.mark.parametrize('address', ['169.254.169.254', '10.20.30.40'])
-def test_fetch_from_a_name_resolving_inside_is_refused(db_url, monkeypatch,
-                                                       connects, address):
+def test_fetch_from_a_name_resolving_inside_is_refused(
+    db_url, monkeypatch, connects, address
+):
     monkeypatch.setattr(outbound, 'resolve', lambda host, port: [address])
     pkg = from_uri('http://packages.test/pkg.zip')
 
     packages.fetch(pkg['id'])
 
-    detail = db.package_get(pkg['id'])['onboarding_failure_details'][
-        'detail']
+    detail = db.package_get(pkg['id'])['onboarding_failure_details']['detail']
     assert 'refused by policy' in detail and address not in detail
     assert connects == []
 
 
-def test_fetch_uses_the_sealed_credentials_then_drops_them(db_url,
-                                                           package_server):
+def test_fetch_uses_the_sealed_credentials_then_drops_them(
+    db_url, package_server
+):
     base, _, routes, seen = package_server
     routes['/pkg.zip'] = (200, {}, sample_csar())
-    pkg = from_uri(base + '/pkg.zip', userName='user', **{
-        crypto.SEALED: crypto.encrypt({'password': 'pa55-sealed'})})
+    pkg = from_uri(
+        base + '/pkg.zip',
+        userName='user',
+        **{crypto.SEALED: crypto.encrypt({'password': 'pa55-sealed'})},
+    )
 
     packages.fetch(pkg['id'])
 
-    assert seen == [('/pkg.zip', 'Basic ' + base64.b64encode(
-        b'user:pa55-sealed').decode())]
+    assert seen == [
+        ('/pkg.zip', 'Basic ' + base64.b64encode(b'user:pa55-sealed').decode())
+    ]
     pkg = db.package_get(pkg['id'])
     assert pkg['onboarding_state'] == 'ONBOARDED'
     assert pkg['upload_source'] == {
-        'addressInformation': base + '/pkg.zip', 'userName': 'user'}
+        'addressInformation': base + '/pkg.zip',
+        'userName': 'user',
+    }
 
 
 def test_a_failed_fetch_drops_the_credentials_too(db_url, package_server):
-    pkg = from_uri(package_server.base + '/none.zip', userName='user', **{
-        crypto.SEALED: crypto.encrypt({'password': 'pa55-sealed'})})
+    pkg = from_uri(
+        package_server.base + '/none.zip',
+        userName='user',
+        **{crypto.SEALED: crypto.encrypt({'password': 'pa55-sealed'})},
+    )
 
     packages.fetch(pkg['id'])
 
@@ -201,8 +224,14 @@ def test_a_failed_fetch_drops_the_credentials_too(db_url, package_server):
 def test_fetch_uses_the_sealed_uri_with_its_query(db_url, package_server):
     base, _, routes, seen = package_server
     routes['/pkg.zip?sig=t0ken'] = (200, {}, sample_csar())
-    pkg = from_uri(base + '/pkg.zip', **{crypto.SEALED: crypto.encrypt(
-        {'addressInformation': base + '/pkg.zip?sig=t0ken'})})
+    pkg = from_uri(
+        base + '/pkg.zip',
+        **{
+            crypto.SEALED: crypto.encrypt(
+                {'addressInformation': base + '/pkg.zip?sig=t0ken'}
+            )
+        },
+    )
 
     packages.fetch(pkg['id'])
 

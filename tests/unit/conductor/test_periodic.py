@@ -27,12 +27,18 @@ def seconds(n):
 
 
 def owned_op(owner, lease_expires_at, state='PROCESSING'):
-    inst = new_instance(onboarded_package() if not db.package_list()
-                        else db.package_list()[0])
+    inst = new_instance(
+        onboarded_package() if not db.package_list() else db.package_list()[0]
+    )
     op = new_op(inst, 'INSTANTIATE', instantiate_params())
-    return db.op_update(op['id'], {
-        'operation_state': state, 'owner': owner,
-        'lease_expires_at': lease_expires_at})
+    return db.op_update(
+        op['id'],
+        {
+            'operation_state': state,
+            'owner': owner,
+            'lease_expires_at': lease_expires_at,
+        },
+    )
 
 
 def test_heartbeat_renews_only_the_ops_this_process_runs(db_url, conf):
@@ -44,8 +50,9 @@ def test_heartbeat_renews_only_the_ops_this_process_runs(db_url, conf):
     twin = owned_op('c1/p3', T0)
     other = owned_op('c2/p1', T0)
 
-    renewed = periodic.heartbeat('c1/p2', [running['id'], orphan['id']],
-                                 T0 + seconds(5))
+    renewed = periodic.heartbeat(
+        'c1/p2', [running['id'], orphan['id']], T0 + seconds(5)
+    )
 
     assert renewed == 1
     assert db.op_get(running['id'])['lease_expires_at'] == T0 + seconds(35)
@@ -57,8 +64,10 @@ def test_recover_fails_what_an_earlier_process_of_the_host_left(db_url):
     legacy = owned_op('c1', T0 + seconds(30))  # owner before process ids
     earlier = owned_op('c1/p1', T0 + seconds(30), state='ROLLING_BACK')
     mine = owned_op('c1/p2', T0 + seconds(30))
-    others = [owned_op('c10/p1', T0 + seconds(30)),
-              owned_op('c2/p1', T0 + seconds(30))]
+    others = [
+        owned_op('c10/p1', T0 + seconds(30)),
+        owned_op('c2/p1', T0 + seconds(30)),
+    ]
 
     failed = periodic.recover('c1', 'c1/p2', T0)
 
@@ -69,7 +78,8 @@ def test_recover_fails_what_an_earlier_process_of_the_host_left(db_url):
     assert earlier['error']['detail'] == (
         'Conductor c1 restarted at 2030-01-01T12:00:00.000000Z while the '
         'operation was ROLLING_BACK (in its earlier process c1/p1); retry, '
-        'rollback or fail it.')
+        'rollback or fail it.'
+    )
     assert db.op_get(legacy['id'])['operation_state'] == 'FAILED_TEMP'
     for op in (mine, *others):
         assert db.op_get(op['id'])['operation_state'] == 'PROCESSING'
@@ -97,7 +107,8 @@ def test_reaper_fails_ops_of_dead_conductor_only(db_url):
     assert dead['error']['detail'] == (
         'Conductor c2 stopped renewing its lease on this operation at '
         '2030-01-01T12:00:00.000000Z while it was PROCESSING; retry, '
-        'rollback or fail it.')
+        'rollback or fail it.'
+    )
     live = db.op_get(live['id'])
     assert live['operation_state'] == 'PROCESSING' and live['owner'] == 'c1'
 
@@ -119,17 +130,20 @@ def test_reaper_leaves_an_op_renewed_meanwhile(db_url):
     assert db.op_get(op['id'])['operation_state'] == 'PROCESSING'
 
 
-def test_conductor_that_lost_its_op_does_not_overwrite_it(db_url,
-                                                          hook_record):
+def test_conductor_that_lost_its_op_does_not_overwrite_it(db_url, hook_record):
     """c1's lease expires while a hook runs; c2 reaps the op; c1 stops."""
+
     class ReapedDuringHook(ScriptMgmtDriver):
         def run_hook(self, ctx):
             periodic.reap(timeutils.utcnow() + seconds(3600))
             return super().run_hook(ctx)
 
     noop = NoopInfraDriver()
-    lcm = LcmDriver('c1', InfraDrivers({'noop': noop}),
-                    MgmtRunner({'script': ReapedDuringHook()}))
+    lcm = LcmDriver(
+        'c1',
+        InfraDrivers({'noop': noop}),
+        MgmtRunner({'script': ReapedDuringHook()}),
+    )
     inst = new_instance(onboarded_package())
     op = new_op(inst, 'INSTANTIATE', instantiate_params())
 
@@ -140,20 +154,27 @@ def test_conductor_that_lost_its_op_does_not_overwrite_it(db_url,
     assert op['error']['detail'].startswith('Conductor c1 stopped renewing')
     assert noop.calls == []  # c1 stopped before the VIM step
     assert db.instance_get(inst['id'])['instantiation_state'] == (
-        'NOT_INSTANTIATED')
+        'NOT_INSTANTIATED'
+    )
 
 
-def test_doorbell_sweep_runs_an_op_whose_cast_was_lost(db_url, conf,
-                                                       hook_record):
+def test_doorbell_sweep_runs_an_op_whose_cast_was_lost(
+    db_url, conf, hook_record
+):
     conf('unclaimed_grace_seconds', 10, 'conductor')
     lcm, _ = make_lcm()
     inst = new_instance(onboarded_package())
     now = timeutils.utcnow()
-    lost = new_op(inst, 'INSTANTIATE', instantiate_params(),
-                  state_entered_time=now - seconds(11))
+    lost = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(),
+        state_entered_time=now - seconds(11),
+    )
 
-    queued = periodic.sweep_unclaimed(now, lambda op_id: (
-        lcm.start(op_id), True)[1])
+    queued = periodic.sweep_unclaimed(
+        now, lambda op_id: (lcm.start(op_id), True)[1]
+    )
 
     assert queued == [lost['id']]
     assert db.op_get(lost['id'])['operation_state'] == 'COMPLETED'
@@ -163,8 +184,12 @@ def test_doorbell_sweep_waits_for_the_grace_period(db_url, conf):
     conf('unclaimed_grace_seconds', 10, 'conductor')
     inst = new_instance(onboarded_package())
     now = timeutils.utcnow()
-    new_op(inst, 'INSTANTIATE', instantiate_params(),
-           state_entered_time=now - seconds(5))
+    new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(),
+        state_entered_time=now - seconds(5),
+    )
     seen = []
 
     assert periodic.sweep_unclaimed(now, seen.append) == []
@@ -180,8 +205,10 @@ def test_second_conductor_cannot_claim_a_claimed_op(db_url):
     assert c1.claim(op)['owner'] == 'c1'
     assert c2.claim(op) is None
     claimed = db.op_get(op['id'])
-    assert (claimed['owner'], claimed['operation_state']) == ('c1',
-                                                              'PROCESSING')
+    assert (claimed['owner'], claimed['operation_state']) == (
+        'c1',
+        'PROCESSING',
+    )
 
 
 def test_release_fails_ops_of_a_stopping_conductor(db_url):
@@ -194,14 +221,22 @@ def test_release_fails_ops_of_a_stopping_conductor(db_url):
     assert op['operation_state'] == 'FAILED_TEMP'
     assert op['error']['detail'] == (
         'Conductor c1 was stopped at 2030-01-01T12:00:00.000000Z while the '
-        'operation was PROCESSING; retry, rollback or fail it.')
+        'operation was PROCESSING; retry, rollback or fail it.'
+    )
     assert db.op_get(other['id'])['owner'] == 'c2'
 
 
 def _package(state, **values):
-    row = db.package_create(dict({'onboarding_state': state,
-                                  'operational_state': 'DISABLED',
-                                  'usage_state': 'NOT_IN_USE'}, **values))
+    row = db.package_create(
+        dict(
+            {
+                'onboarding_state': state,
+                'operational_state': 'DISABLED',
+                'usage_state': 'NOT_IN_USE',
+            },
+            **values,
+        )
+    )
     return row
 
 
@@ -212,8 +247,9 @@ def test_package_sweep_reruns_stalled_onboarding(db_url, conf):
     from vnfm.conductor import packages
 
     later = timeutils.utcnow() + seconds(11)
-    queued = periodic.sweep_packages(later, lambda pid: (
-        packages.onboard(pid), True)[1])
+    queued = periodic.sweep_packages(
+        later, lambda pid: (packages.onboard(pid), True)[1]
+    )
 
     assert queued == [stalled['id']]
     assert db.package_get(stalled['id'])['onboarding_state'] == 'ONBOARDED'
@@ -221,8 +257,10 @@ def test_package_sweep_reruns_stalled_onboarding(db_url, conf):
 
 def test_package_sweep_fails_interrupted_uri_uploads(db_url, conf):
     conf('upload_from_uri_timeout', 60, 'vnf_package')
-    source = {'addressInformation': 'http://example.com/p.zip',
-              crypto.SEALED: crypto.encrypt({'password': 'pw'})}
+    source = {
+        'addressInformation': 'http://example.com/p.zip',
+        crypto.SEALED: crypto.encrypt({'password': 'pw'}),
+    }
     cut = _package('UPLOADING', upload_source=source)
     direct = _package('UPLOADING')
     now = timeutils.utcnow()
@@ -235,7 +273,9 @@ def test_package_sweep_fails_interrupted_uri_uploads(db_url, conf):
     cut = db.package_get(cut['id'])
     assert cut['onboarding_state'] == 'ERROR'
     assert cut['onboarding_failure_details']['detail'] == (
-        'The upload was interrupted; upload again.')
+        'The upload was interrupted; upload again.'
+    )
     assert cut['upload_source'] == {
-        'addressInformation': 'http://example.com/p.zip'}
+        'addressInformation': 'http://example.com/p.zip'
+    }
     assert db.package_get(direct['id'])['onboarding_state'] == 'UPLOADING'

@@ -31,21 +31,36 @@ from .receiver import Receiver
 
 def test_client_and_manager_versions_are_equal():
     assert rpcapi.ConductorAPI.RPC_API_VERSION == (
-        manager.ConductorManager.RPC_API_VERSION)
+        manager.ConductorManager.RPC_API_VERSION
+    )
     assert manager.ConductorManager.target.version == (
-        rpcapi.ConductorAPI.RPC_API_VERSION)
+        rpcapi.ConductorAPI.RPC_API_VERSION
+    )
 
 
 def test_manager_exposes_exactly_the_client_methods():
     def methods(cls):
-        return {n for n, _ in inspect.getmembers(cls, inspect.isfunction)
-                if not n.startswith('_')}
+        return {
+            n
+            for n, _ in inspect.getmembers(cls, inspect.isfunction)
+            if not n.startswith('_')
+        }
+
     # oslo.messaging exposes every public method of an endpoint.
-    public, client = methods(manager.ConductorManager), methods(
-        rpcapi.ConductorAPI)
-    assert public == client == {'start_lcm_op', 'onboard_package',
-                                'fetch_package',
-                                'test_notification_endpoint'}
+    public, client = (
+        methods(manager.ConductorManager),
+        methods(rpcapi.ConductorAPI),
+    )
+    assert (
+        public
+        == client
+        == {
+            'start_lcm_op',
+            'onboard_package',
+            'fetch_package',
+            'test_notification_endpoint',
+        }
+    )
 
 
 def wait_for(predicate, timeout=10.0):
@@ -62,9 +77,11 @@ def bus(db_url, hook_record, conf):
     conf('allowed_networks', ['127.0.0.0/8'], 'outbound')
     transport = oslo_messaging.get_rpc_transport(CONF, url='fake://')
     service = ConductorService(
-        host='c1', transport=transport,
+        host='c1',
+        transport=transport,
         infra=InfraDrivers({'noop': NoopInfraDriver()}),
-        mgmt=MgmtRunner({'script': ScriptMgmtDriver()}))
+        mgmt=MgmtRunner({'script': ScriptMgmtDriver()}),
+    )
     service.start()
     try:
         yield rpcapi.ConductorAPI(transport=transport), service
@@ -82,20 +99,26 @@ def test_cast_start_lcm_op_runs_the_op(bus):
 
     wait_for(lambda: db.op_get(op['id'])['operation_state'] == 'COMPLETED')
     assert db.instance_get(inst['id'])['instantiation_state'] == (
-        'INSTANTIATED')
+        'INSTANTIATED'
+    )
 
 
 def test_cast_onboard_package(bus):
     client, _ = bus
-    pkg = db.package_create({'onboarding_state': 'PROCESSING',
-                             'operational_state': 'DISABLED',
-                             'usage_state': 'NOT_IN_USE'})
+    pkg = db.package_create(
+        {
+            'onboarding_state': 'PROCESSING',
+            'operational_state': 'DISABLED',
+            'usage_state': 'NOT_IN_USE',
+        }
+    )
     db.package_content_put(pkg['id'], sample_csar())
 
     client.onboard_package(context.get_admin_context(), pkg['id'])
 
-    wait_for(lambda: db.package_get(pkg['id'])['onboarding_state'] == (
-        'ONBOARDED'))
+    wait_for(
+        lambda: db.package_get(pkg['id'])['onboarding_state'] == ('ONBOARDED')
+    )
 
 
 def test_call_test_notification_endpoint(bus):
@@ -103,22 +126,30 @@ def test_call_test_notification_endpoint(bus):
     ctx = context.get_admin_context()
     rcv = Receiver().start()
     try:
-        assert client.test_notification_endpoint(
-            ctx, rcv.url, None, '2') is None
+        assert (
+            client.test_notification_endpoint(ctx, rcv.url, None, '2') is None
+        )
         rcv.test_statuses = [500]
         detail = client.test_notification_endpoint(ctx, rcv.url, None, '2')
     finally:
         rcv.stop()
-    assert detail == (f'GET {rcv.url} did not answer 204 No Content, as a '
-                      'notification endpoint must.')
+    assert detail == (
+        f'GET {rcv.url} did not answer 204 No Content, as a '
+        'notification endpoint must.'
+    )
     assert len(rcv.tests) == 2
 
 
 def test_stop_lets_running_op_finish(bus):
     client, service = bus
     inst = new_instance(onboarded_package())
-    op = new_op(inst, 'INSTANTIATE', instantiate_params(
-        additionalParams={'hook_sleep': {'instantiate_end': 0.5}}))
+    op = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(
+            additionalParams={'hook_sleep': {'instantiate_end': 0.5}}
+        ),
+    )
     client.start_lcm_op(context.get_admin_context(), op['id'])
     wait_for(lambda: db.op_get(op['id'])['owner'] == service.owner)
 
@@ -144,8 +175,9 @@ def sent(bus, monkeypatch):
     return seen
 
 
-def test_upload_from_uri_cast_carries_the_package_id_only(bus, sent, web,
-                                                         conf):
+def test_upload_from_uri_cast_carries_the_package_id_only(
+    bus, sent, web, conf
+):
     """From the API request to the conductor's download: the password is
     in no RPC message (a cast waits on a durable queue), yet the download
     uses it."""
@@ -155,8 +187,11 @@ def test_upload_from_uri_cast_carries_the_package_id_only(bus, sent, web,
     web.routes['/p.zip'] = (200, {}, sample_csar())
 
     def api(method, path, body=None):
-        req = webob.Request.blank('/vnfpkgm/v1' + path, method=method,
-                                  headers={'X-Auth-Token': 'tok-s3cret'})
+        req = webob.Request.blank(
+            '/vnfpkgm/v1' + path,
+            method=method,
+            headers={'X-Auth-Token': 'tok-s3cret'},
+        )
         if body is not None:
             req.body = json.dumps(body).encode()
             req.content_type = 'application/json'
@@ -165,20 +200,29 @@ def test_upload_from_uri_cast_carries_the_package_id_only(bus, sent, web,
     resp = api('POST', '/vnf_packages', {})
     assert resp.status_int == 201, resp.text
     pkg = resp.json_body
-    resp = api('POST', f"/vnf_packages/{pkg['id']}/package_content/"
-               'upload_from_uri', {'addressInformation': f'{web.base}/p.zip',
-                                   'userName': 'nfvo',
-                                   'password': 'upl0ad-s3cret'})
+    resp = api(
+        'POST',
+        f'/vnf_packages/{pkg["id"]}/package_content/upload_from_uri',
+        {
+            'addressInformation': f'{web.base}/p.zip',
+            'userName': 'nfvo',
+            'password': 'upl0ad-s3cret',
+        },
+    )
     assert resp.status_int == 202, resp.text
 
-    wait_for(lambda: db.package_get(pkg['id'])['onboarding_state'] == (
-        'ONBOARDED'))
-    assert web.seen == [('/p.zip', 'Basic ' + base64.b64encode(
-        b'nfvo:upl0ad-s3cret').decode())]
+    wait_for(
+        lambda: db.package_get(pkg['id'])['onboarding_state'] == ('ONBOARDED')
+    )
+    assert web.seen == [
+        ('/p.zip', 'Basic ' + base64.b64encode(b'nfvo:upl0ad-s3cret').decode())
+    ]
     [cast] = [m for m in sent if 'fetch_package' in m]
     assert pkg['id'] in cast
     assert json.loads(cast)[2]['args'] == {'package_id': pkg['id']}
     assert not [m for m in sent if 's3cret' in m]
     # Once fetched, the sealed password is gone from the database too.
     assert db.package_get(pkg['id'])['upload_source'] == {
-        'addressInformation': f'{web.base}/p.zip', 'userName': 'nfvo'}
+        'addressInformation': f'{web.base}/p.zip',
+        'userName': 'nfvo',
+    }

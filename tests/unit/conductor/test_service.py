@@ -49,9 +49,11 @@ def conductor(db_url, hook_record):
     client; stopped at the end."""
     transport = oslo_messaging.get_rpc_transport(CONF, url='fake://')
     service = Started(
-        host='c1', transport=transport,
+        host='c1',
+        transport=transport,
         infra=InfraDrivers({'noop': NoopInfraDriver()}),
-        mgmt=MgmtRunner({'script': ScriptMgmtDriver()}))
+        mgmt=MgmtRunner({'script': ScriptMgmtDriver()}),
+    )
     try:
         yield service, rpcapi.ConductorAPI(transport=transport)
     finally:
@@ -64,10 +66,15 @@ def _running_op(owner):
     """An op held by ``owner`` with a lease 30 s ahead."""
     pkg = db.package_list()[0] if db.package_list() else onboarded_package()
     op = new_op(new_instance(pkg), 'INSTANTIATE', instantiate_params())
-    return db.op_update(op['id'], {
-        'operation_state': 'PROCESSING', 'owner': owner,
-        'lease_expires_at': timeutils.utcnow() + datetime.timedelta(
-            seconds=30)})
+    return db.op_update(
+        op['id'],
+        {
+            'operation_state': 'PROCESSING',
+            'owner': owner,
+            'lease_expires_at': timeutils.utcnow()
+            + datetime.timedelta(seconds=30),
+        },
+    )
 
 
 def test_each_process_has_its_own_owner_id(conductor):
@@ -94,24 +101,32 @@ def test_heartbeat_renews_only_the_ops_workers_run(conductor):
     service.start()
     orphan = _running_op(service.owner)  # no worker runs it
     inst = new_instance(db.package_list()[0])
-    running = new_op(inst, 'INSTANTIATE', instantiate_params(
-        additionalParams={'hook_sleep': {'instantiate_start': 3}}))
+    running = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(
+            additionalParams={'hook_sleep': {'instantiate_start': 3}}
+        ),
+    )
     client.start_lcm_op(context.get_admin_context(), running['id'])
     wait_for(lambda: db.op_get(running['id'])['owner'] == service.owner)
-    before = {op_id: db.op_get(op_id)['lease_expires_at']
-              for op_id in (orphan['id'], running['id'])}
+    before = {
+        op_id: db.op_get(op_id)['lease_expires_at']
+        for op_id in (orphan['id'], running['id'])
+    }
 
     assert service.heartbeat() == 1
 
-    assert db.op_get(orphan['id'])['lease_expires_at'] == before[
-        orphan['id']]
-    assert db.op_get(running['id'])['lease_expires_at'] >= before[
-        running['id']]
+    assert db.op_get(orphan['id'])['lease_expires_at'] == before[orphan['id']]
+    assert (
+        db.op_get(running['id'])['lease_expires_at'] >= before[running['id']]
+    )
     assert service.lcm.running() == [running['id']]
 
 
-def test_after_a_failed_sweep_the_reaper_waits_one_lease(conductor, conf,
-                                                         monkeypatch):
+def test_after_a_failed_sweep_the_reaper_waits_one_lease(
+    conductor, conf, monkeypatch
+):
     """All conductors' heartbeats failed while the database was away:
     reaping as soon as it is back would fail the live ones' ops."""
     service, _ = conductor
@@ -127,8 +142,9 @@ def test_after_a_failed_sweep_the_reaper_waits_one_lease(conductor, conf,
             raise RuntimeError('database unreachable')
         return []
 
-    monkeypatch.setattr(service_module.periodic, 'sweep_unclaimed',
-                        sweep_unclaimed)
+    monkeypatch.setattr(
+        service_module.periodic, 'sweep_unclaimed', sweep_unclaimed
+    )
     with pytest.raises(RuntimeError):
         service.sweep()
     down[0] = False

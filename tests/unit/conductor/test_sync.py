@@ -36,7 +36,8 @@ class ReplacingDriver(NoopInfraDriver):
         instance_id = ctx.vnf_instance['id']
         self.synced.append(instance_id)
         assert ctx.vim_connection_info['vim1']['accessInfo'] == {
-            'password': 'secret-pw'}  # in clear for the driver
+            'password': 'secret-pw'
+        }  # in clear for the driver
         if instance_id in self.fail_for:
             raise exceptions.OperationFailed('VIM unreachable')
         if self.during:
@@ -45,7 +46,8 @@ class ReplacingDriver(NoopInfraDriver):
             return None
         info = copy.deepcopy(ctx.vnf_instance['instantiatedVnfInfo'])
         info['vnfcResourceInfo'][0]['computeResource']['resourceId'] = (
-            'replaced-by-vim')
+            'replaced-by-vim'
+        )
         return info
 
 
@@ -66,8 +68,10 @@ def package(db_url, hook_record):
 
 def _vnfcs(instance_id):
     info = db.instance_get(instance_id)['instantiated_vnf_info']
-    return [(e['id'], e['computeResource']['resourceId'])
-            for e in info['vnfcResourceInfo']]
+    return [
+        (e['id'], e['computeResource']['resourceId'])
+        for e in info['vnfcResourceInfo']
+    ]
 
 
 def test_idle_instance_follows_the_replaced_resource(package, infra):
@@ -85,8 +89,9 @@ def test_idle_instance_follows_the_replaced_resource(package, infra):
     assert row['vim_connection_info'] == inst['vim_connection_info']
 
 
-def test_instance_with_an_op_in_progress_is_not_looked_at(package, infra,
-                                                          driver):
+def test_instance_with_an_op_in_progress_is_not_looked_at(
+    package, infra, driver
+):
     inst = instantiated(package)
     new_op(inst, 'HEAL', {})
     before = db.instance_get(inst['id'])
@@ -117,16 +122,17 @@ def test_op_started_during_the_sync_wins(package, infra, driver):
     assert _vnfcs(inst['id']) == before
 
 
-def test_op_started_and_finished_during_the_sync_wins(package, infra,
-                                                      driver):
+def test_op_started_and_finished_during_the_sync_wins(package, infra, driver):
     inst = instantiated(package)
     before = _vnfcs(inst['id'])
 
     def op_runs_and_finishes(iid):
         op = new_op(db.instance_get(iid), 'HEAL', {})
-        db.op_update(op['id'], {'operation_state': 'COMPLETED',
-                                'active_instance_id': None},
-                     instance_values={})
+        db.op_update(
+            op['id'],
+            {'operation_state': 'COMPLETED', 'active_instance_id': None},
+            instance_values={},
+        )
 
     driver.during = op_runs_and_finishes
 
@@ -153,13 +159,23 @@ def test_a_failing_vim_does_not_stop_the_others(package, infra, driver):
     assert sorted(driver.synced) == sorted([bad['id'], good['id']])
 
 
-def test_not_instantiated_and_unserved_instances_are_skipped(package, infra,
-                                                             driver):
+def test_not_instantiated_and_unserved_instances_are_skipped(
+    package, infra, driver
+):
     new_instance(package)  # NOT_INSTANTIATED
     other = instantiated(package)
-    db.instance_update(other['id'], {'vim_connection_info': {
-        'k8s': {'vimId': 'x', 'vimType': 'ETSINFV.KUBERNETES.V_1',
-                'accessInfo': {'bearer_token': 't'}}}})
+    db.instance_update(
+        other['id'],
+        {
+            'vim_connection_info': {
+                'k8s': {
+                    'vimId': 'x',
+                    'vimType': 'ETSINFV.KUBERNETES.V_1',
+                    'accessInfo': {'bearer_token': 't'},
+                }
+            }
+        },
+    )
 
     assert sync.sync_instances(infra) == []
     assert driver.synced == []
@@ -171,16 +187,19 @@ def test_update_if_idle_is_a_compare_and_set(package):
     db.instance_update(inst['id'], {'vnf_instance_name': 'renamed'})
 
     with pytest.raises(exceptions.Conflict) as e:
-        db.instance_update_if_idle(inst['id'], {'metadata': {'a': 1}},
-                                   expected={'updated_at': stale})
+        db.instance_update_if_idle(
+            inst['id'], {'metadata': {'a': 1}}, expected={'updated_at': stale}
+        )
     assert 'changed meanwhile' in e.value.detail
 
     current = db.instance_get(inst['id'])
     op = new_op(current, 'HEAL', {})
     with pytest.raises(exceptions.Conflict) as e:
         db.instance_update_if_idle(
-            inst['id'], {'metadata': {'a': 1}},
-            expected={'updated_at': db.instance_get(inst['id'])['updated_at']})
+            inst['id'],
+            {'metadata': {'a': 1}},
+            expected={'updated_at': db.instance_get(inst['id'])['updated_at']},
+        )
     assert op['id'] in e.value.detail
     assert db.instance_get(inst['id'])['metadata'] is None
 

@@ -1,5 +1,4 @@
-"""vnfm.db.api on SQLite, PostgreSQL and MariaDB (the ``db_backend`` fixture).
-"""
+"""vnfm.db.api on SQLite, PostgreSQL and MariaDB (``db_backend`` fixture)."""
 
 import datetime
 import threading
@@ -17,34 +16,53 @@ UNICODE = 'vnf-ü-日本語-😀'
 
 
 def _package(**values) -> dict:
-    row = {'onboarding_state': 'CREATED', 'operational_state': 'DISABLED',
-           'usage_state': 'NOT_IN_USE'}
+    row = {
+        'onboarding_state': 'CREATED',
+        'operational_state': 'DISABLED',
+        'usage_state': 'NOT_IN_USE',
+    }
     return api.package_create(dict(row, **values))
 
 
 def _instance(**values) -> dict:
-    row = {'vnfd_id': 'vnfd-1', 'vnf_provider': 'p', 'vnf_product_name': 'n',
-           'vnf_software_version': '1.0', 'vnfd_version': '1.0',
-           'instantiation_state': 'NOT_INSTANTIATED', 'api_version': '2'}
+    row = {
+        'vnfd_id': 'vnfd-1',
+        'vnf_provider': 'p',
+        'vnf_product_name': 'n',
+        'vnf_software_version': '1.0',
+        'vnfd_version': '1.0',
+        'instantiation_state': 'NOT_INSTANTIATED',
+        'api_version': '2',
+    }
     return api.instance_create(dict(row, **values))
 
 
 def _op(instance_id: str, **values) -> dict:
-    row = {'vnf_instance_id': instance_id, 'operation': 'INSTANTIATE',
-           'operation_state': 'STARTING', 'api_version': '2',
-           'is_automatic_invocation': False, 'is_cancel_pending': False}
+    row = {
+        'vnf_instance_id': instance_id,
+        'operation': 'INSTANTIATE',
+        'operation_state': 'STARTING',
+        'api_version': '2',
+        'is_automatic_invocation': False,
+        'is_cancel_pending': False,
+    }
     return api.op_create(dict(row, **values))
 
 
 def test_cas_update_lost_race_is_conflict(db_backend):
     inst = _instance()
-    api.instance_update(inst['id'], {'instantiation_state': 'INSTANTIATED'},
-                        expected={'instantiation_state': 'NOT_INSTANTIATED'})
+    api.instance_update(
+        inst['id'],
+        {'instantiation_state': 'INSTANTIATED'},
+        expected={'instantiation_state': 'NOT_INSTANTIATED'},
+    )
 
     with pytest.raises(exceptions.Conflict) as e:
         api.instance_update(
-            inst['id'], {'vnf_instance_name': 'late'},
-            expected={'instantiation_state': 'NOT_INSTANTIATED'})
+            inst['id'],
+            {'vnf_instance_name': 'late'},
+            expected={'instantiation_state': 'NOT_INSTANTIATED'},
+        )
 
     assert "instantiation_state is 'INSTANTIATED'" in e.value.detail
     assert api.instance_get(inst['id'])['vnf_instance_name'] is None
@@ -59,12 +77,18 @@ def test_cas_accepts_one_of_several_states_and_null(db_backend):
     op = _op(_instance()['id'])
 
     updated = api.op_update(
-        op['id'], {'operation_state': 'PROCESSING', 'owner': 'c1'},
-        expected={'operation_state': ['STARTING', 'FAILED_TEMP'],
-                  'owner': None})
+        op['id'],
+        {'operation_state': 'PROCESSING', 'owner': 'c1'},
+        expected={
+            'operation_state': ['STARTING', 'FAILED_TEMP'],
+            'owner': None,
+        },
+    )
 
     assert (updated['operation_state'], updated['owner']) == (
-        'PROCESSING', 'c1')
+        'PROCESSING',
+        'c1',
+    )
     with pytest.raises(exceptions.Conflict):
         api.op_update(op['id'], {'owner': 'c2'}, expected={'owner': None})
 
@@ -91,8 +115,9 @@ def test_two_threads_starting_ops_at_once_exactly_one_wins(db_backend):
         except exceptions.Conflict as e:
             results.append(e)
 
-    threads = [threading.Thread(target=start, args=(o,))
-               for o in ('SCALE', 'HEAL')]
+    threads = [
+        threading.Thread(target=start, args=(o,)) for o in ('SCALE', 'HEAL')
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -100,15 +125,17 @@ def test_two_threads_starting_ops_at_once_exactly_one_wins(db_backend):
 
     wins = [r for r in results if isinstance(r, dict)]
     assert len(wins) == 1 and len(results) == 2
-    assert [o['id'] for o in api.op_list({'vnf_instance_id': inst['id']})] \
-        == [wins[0]['id']]
+    assert [o['id'] for o in api.op_list({'vnf_instance_id': inst['id']})] == [
+        wins[0]['id']
+    ]
 
 
 def test_finished_op_allows_the_next_one(db_backend):
     inst = _instance()
     op = _op(inst['id'])
-    api.op_update(op['id'], {'operation_state': 'COMPLETED',
-                             'active_instance_id': None})
+    api.op_update(
+        op['id'], {'operation_state': 'COMPLETED', 'active_instance_id': None}
+    )
 
     second = _op(inst['id'], operation='TERMINATE')
 
@@ -120,10 +147,16 @@ def test_op_create_checks_the_instance_in_the_same_transaction(db_backend):
 
     with pytest.raises(exceptions.Conflict):
         api.op_create(
-            {'vnf_instance_id': inst['id'], 'operation': 'TERMINATE',
-             'operation_state': 'STARTING', 'api_version': '2',
-             'is_automatic_invocation': False, 'is_cancel_pending': False},
-            instance_expected={'instantiation_state': 'INSTANTIATED'})
+            {
+                'vnf_instance_id': inst['id'],
+                'operation': 'TERMINATE',
+                'operation_state': 'STARTING',
+                'api_version': '2',
+                'is_automatic_invocation': False,
+                'is_cancel_pending': False,
+            },
+            instance_expected={'instantiation_state': 'INSTANTIATED'},
+        )
 
     assert api.op_list({'vnf_instance_id': inst['id']}) == []
 
@@ -133,14 +166,16 @@ def test_instance_delete_is_guarded(db_backend):
     with pytest.raises(exceptions.Conflict, match='terminate it'):
         api.instance_delete(inst['id'])
 
-    api.instance_update(inst['id'],
-                        {'instantiation_state': 'NOT_INSTANTIATED'})
+    api.instance_update(
+        inst['id'], {'instantiation_state': 'NOT_INSTANTIATED'}
+    )
     op = _op(inst['id'], operation='MODIFY_INFO')
     with pytest.raises(exceptions.Conflict, match=op['id']):
         api.instance_delete(inst['id'])
 
-    api.op_update(op['id'], {'operation_state': 'COMPLETED',
-                             'active_instance_id': None})
+    api.op_update(
+        op['id'], {'operation_state': 'COMPLETED', 'active_instance_id': None}
+    )
     api.instance_delete(inst['id'])
 
     with pytest.raises(exceptions.NotFound):
@@ -186,11 +221,17 @@ def test_vnfd_id_is_unique(db_backend):
 
 
 def test_json_and_text_round_trip_unicode(db_backend):
-    nested = {'name': UNICODE, 'list': [1, 2.5, None, True, {'k': UNICODE}],
-              'empty': {}}
-    inst = _instance(vnf_instance_name=UNICODE, metadata={UNICODE: UNICODE},
-                     instantiated_vnf_info=nested,
-                     vnf_instance_description=UNICODE * 100)
+    nested = {
+        'name': UNICODE,
+        'list': [1, 2.5, None, True, {'k': UNICODE}],
+        'empty': {},
+    }
+    inst = _instance(
+        vnf_instance_name=UNICODE,
+        metadata={UNICODE: UNICODE},
+        instantiated_vnf_info=nested,
+        vnf_instance_description=UNICODE * 100,
+    )
 
     got = api.instance_get(inst['id'])
 
@@ -198,8 +239,10 @@ def test_json_and_text_round_trip_unicode(db_backend):
     assert got['vnf_instance_description'] == UNICODE * 100
     assert got['instantiated_vnf_info'] == nested
     assert got['metadata'] == {UNICODE: UNICODE}
-    assert api.instance_list({'vnf_instance_name': UNICODE})[0]['id'] == \
-        inst['id']
+    assert (
+        api.instance_list({'vnf_instance_name': UNICODE})[0]['id']
+        == inst['id']
+    )
 
 
 def test_datetimes_keep_microseconds(db_backend):
@@ -219,21 +262,36 @@ def test_expired_leases_and_unclaimed_ops(db_backend):
     inst_a, inst_b = _instance(), _instance()
     owned = _op(inst_a['id'], state_entered_time=now)
     waiting = _op(inst_b['id'], state_entered_time=now)
-    api.op_update(owned['id'], {'owner': 'c1', 'operation_state': 'PROCESSING',
-                                'lease_expires_at': now})
+    api.op_update(
+        owned['id'],
+        {
+            'owner': 'c1',
+            'operation_state': 'PROCESSING',
+            'lease_expires_at': now,
+        },
+    )
 
-    expired = api.op_find_expired(now + datetime.timedelta(seconds=1),
-                                  ['PROCESSING'])
-    renewed = api.op_renew_leases('c1', [owned['id'], waiting['id']],
-                                  now + datetime.timedelta(minutes=1),
-                                  ['PROCESSING'])
-    unclaimed = api.op_find_unclaimed(now + datetime.timedelta(seconds=1),
-                                      ['STARTING'])
+    expired = api.op_find_expired(
+        now + datetime.timedelta(seconds=1), ['PROCESSING']
+    )
+    renewed = api.op_renew_leases(
+        'c1',
+        [owned['id'], waiting['id']],
+        now + datetime.timedelta(minutes=1),
+        ['PROCESSING'],
+    )
+    unclaimed = api.op_find_unclaimed(
+        now + datetime.timedelta(seconds=1), ['STARTING']
+    )
 
     assert [o['id'] for o in expired] == [owned['id']]
     assert renewed == 1
-    assert api.op_find_expired(now + datetime.timedelta(seconds=1),
-                               ['PROCESSING']) == []
+    assert (
+        api.op_find_expired(
+            now + datetime.timedelta(seconds=1), ['PROCESSING']
+        )
+        == []
+    )
     assert [o['id'] for o in unclaimed] == [waiting['id']]
 
 
@@ -242,20 +300,27 @@ def test_ops_of_a_host_name_match_it_exactly(db_backend):
     ops = {}
     for owner in owners:
         op = _op(_instance()['id'])
-        ops[owner] = api.op_update(op['id'], {
-            'owner': owner, 'operation_state': 'PROCESSING'})['id']
+        ops[owner] = api.op_update(
+            op['id'], {'owner': owner, 'operation_state': 'PROCESSING'}
+        )['id']
 
     found = api.op_find_of_host('c_1', ['PROCESSING'])
 
     assert sorted(o['owner'] for o in found) == ['c_1', 'c_1/p1', 'c_1/p2']
-    assert [o['owner'] for o in api.op_find_of_host('c%', ['PROCESSING'])
-            ] == ['c%/p1']
+    assert [o['owner'] for o in api.op_find_of_host('c%', ['PROCESSING'])] == [
+        'c%/p1'
+    ]
     assert api.op_find_of_host('c_1', ['ROLLING_BACK']) == []
 
 
 def test_vim_name_is_unique_per_project(db_backend):
-    vim = {'name': 'k8s', 'type': 'kubernetes', 'status': 'ACTIVE',
-           'is_default': False, 'project_id': 'p1'}
+    vim = {
+        'name': 'k8s',
+        'type': 'kubernetes',
+        'status': 'ACTIVE',
+        'is_default': False,
+        'project_id': 'p1',
+    }
     registry.vim_create(vim)
 
     with pytest.raises(exceptions.Conflict, match='k8s'):
@@ -264,8 +329,13 @@ def test_vim_name_is_unique_per_project(db_backend):
 
 
 def test_vim_name_is_unique_without_project(db_backend):
-    vim = {'name': 'k8s', 'type': 'kubernetes', 'status': 'ACTIVE',
-           'is_default': False, 'project_id': None}
+    vim = {
+        'name': 'k8s',
+        'type': 'kubernetes',
+        'status': 'ACTIVE',
+        'is_default': False,
+        'project_id': None,
+    }
     registry.vim_create(vim)
 
     with pytest.raises(exceptions.Conflict, match='k8s'):
@@ -273,10 +343,10 @@ def test_vim_name_is_unique_without_project(db_backend):
 
 
 _LOCK_WAITS = {
-    'postgresql': "SELECT count(*) FROM pg_stat_activity WHERE "
-                  "wait_event_type = 'Lock' AND datname = current_database()",
-    'mysql': "SELECT count(*) FROM information_schema.innodb_trx "
-             "WHERE trx_state = 'LOCK WAIT'",
+    'postgresql': 'SELECT count(*) FROM pg_stat_activity WHERE '
+    "wait_event_type = 'Lock' AND datname = current_database()",
+    'mysql': 'SELECT count(*) FROM information_schema.innodb_trx '
+    "WHERE trx_state = 'LOCK WAIT'",
 }
 
 
@@ -291,8 +361,7 @@ def _wait_for_a_lock_wait(backend: str, deadline_s: float = 10) -> None:
         time.sleep(0.15)
 
 
-def test_delete_racing_an_op_start_never_loses_the_op(db_backend,
-                                                      monkeypatch):
+def test_delete_racing_an_op_start_never_loses_the_op(db_backend, monkeypatch):
     if db_backend == 'sqlite':
         pytest.skip('SQLite serialises writers: no interleaving possible')
     inst = _instance()
@@ -339,8 +408,14 @@ def test_scan_reads_in_chunks_every_row_once_in_order(db_backend):
 
     rows = list(crud.scan(api.INSTANCES, chunk=2))
     assert [r['id'] for r in rows] == expected
-    after = list(crud.scan(api.INSTANCES, after=expected[3], chunk=2,
-                           columns=['vnf_instance_name']))
+    after = list(
+        crud.scan(
+            api.INSTANCES,
+            after=expected[3],
+            chunk=2,
+            columns=['vnf_instance_name'],
+        )
+    )
     assert [r['id'] for r in after] == expected[4:]
     assert set(after[0]) == {'vnf_instance_name', 'created_at', 'id'}
 

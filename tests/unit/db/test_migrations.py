@@ -22,7 +22,8 @@ def _differences(url: str) -> list:
     try:
         with engine.connect() as conn:
             ctx = alembic_migration.MigrationContext.configure(
-                conn, opts={'compare_type': True})
+                conn, opts={'compare_type': True}
+            )
             return autogenerate.compare_metadata(ctx, models.Base.metadata)
     finally:
         engine.dispose()
@@ -45,9 +46,10 @@ def test_datetimes_have_microseconds_on_mysql(tmp_path):
         try:
             with engine.connect() as conn:
                 rows = conn.exec_driver_sql(
-                    "SELECT table_name, column_name, datetime_precision "
-                    "FROM information_schema.columns WHERE table_schema = "
-                    "DATABASE() AND data_type = 'datetime'").all()
+                    'SELECT table_name, column_name, datetime_precision '
+                    'FROM information_schema.columns WHERE table_schema = '
+                    "DATABASE() AND data_type = 'datetime'"
+                ).all()
         finally:
             engine.dispose()
 

@@ -25,11 +25,19 @@ from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.lcm.driver import LcmDriver
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+ROOT = os.path.dirname(
+    os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    )
+)
 SAMPLES = os.path.join(ROOT, 'samples', 'packages')
-NOOP_VIM = {'vim1': {'vimId': 'vim-noop', 'vimType': VIM_TYPE,
-                     'accessInfo': {'password': 'secret-pw'}}}
+NOOP_VIM = {
+    'vim1': {
+        'vimId': 'vim-noop',
+        'vimType': VIM_TYPE,
+        'accessInfo': {'password': 'secret-pw'},
+    }
+}
 
 
 @functools.cache
@@ -55,7 +63,7 @@ def conf() -> Iterator:
 @pytest.fixture
 def db_url(tmp_path, conf) -> Iterator[str]:
     """A fresh SQLite database (tables created) as vnfm's database."""
-    url = f"sqlite:///{tmp_path / 'vnfm.sqlite'}"
+    url = f'sqlite:///{tmp_path / "vnfm.sqlite"}'
     conf('connection', url, 'database')
     conf('state_path', str(tmp_path))  # the crypto key goes there
     session.set_engine(None)
@@ -77,6 +85,7 @@ def hook_record(tmp_path, monkeypatch) -> str:
 def recorded_hooks(path: str) -> list[str]:
     """Hook names the sample script recorded, in order."""
     import json
+
     if not os.path.exists(path):
         return []
     with open(path, encoding='utf-8') as f:
@@ -90,9 +99,13 @@ def onboarded_package(name: str = 'noop_vnf') -> dict:
 
 def onboarded_csar(data: bytes) -> dict:
     """An ONBOARDED package row of the CSAR ``data``."""
-    row = db.package_create({'onboarding_state': 'CREATED',
-                             'operational_state': 'DISABLED',
-                             'usage_state': 'NOT_IN_USE'})
+    row = db.package_create(
+        {
+            'onboarding_state': 'CREATED',
+            'operational_state': 'DISABLED',
+            'usage_state': 'NOT_IN_USE',
+        }
+    )
     db.package_content_put(row['id'], data)
     db.package_update(row['id'], {'onboarding_state': 'PROCESSING'})
     packages.onboard(row['id'])
@@ -101,26 +114,38 @@ def onboarded_csar(data: bytes) -> dict:
     return row
 
 
-def new_instance(package: dict, vim_connection_info: dict | None = None,
-                 **values: object) -> dict:
+def new_instance(
+    package: dict, vim_connection_info: dict | None = None, **values: object
+) -> dict:
     """A NOT_INSTANTIATED instance of ``package``."""
-    row = {'vnfd_id': package['vnfd_id'], 'vnf_pkg_id': package['id'],
-           'vnf_provider': package['vnf_provider'],
-           'vnf_product_name': package['vnf_product_name'],
-           'vnf_software_version': package['vnf_software_version'],
-           'vnfd_version': package['vnfd_version'],
-           'instantiation_state': 'NOT_INSTANTIATED',
-           'vim_connection_info': vim_connection_info,
-           'vnf_instance_name': 'vnf1'}
+    row = {
+        'vnfd_id': package['vnfd_id'],
+        'vnf_pkg_id': package['id'],
+        'vnf_provider': package['vnf_provider'],
+        'vnf_product_name': package['vnf_product_name'],
+        'vnf_software_version': package['vnf_software_version'],
+        'vnfd_version': package['vnfd_version'],
+        'instantiation_state': 'NOT_INSTANTIATED',
+        'vim_connection_info': vim_connection_info,
+        'vnf_instance_name': 'vnf1',
+    }
     row.update(values)
     return db.instance_create(row)
 
 
-def new_op(instance: dict, operation: str, params: dict | None = None,
-           **values: object) -> dict:
+def new_op(
+    instance: dict,
+    operation: str,
+    params: dict | None = None,
+    **values: object,
+) -> dict:
     """An op occurrence in STARTING (as the API inserts it)."""
-    row = {'vnf_instance_id': instance['id'], 'operation': operation,
-           'operation_state': 'STARTING', 'operation_params': params or {}}
+    row = {
+        'vnf_instance_id': instance['id'],
+        'operation': operation,
+        'operation_state': 'STARTING',
+        'operation_params': params or {},
+    }
     row.update(values)
     return db.op_create(row)
 
@@ -135,8 +160,14 @@ def instantiate_params(**extra: object) -> dict:
 def make_lcm(host: str = 'c1') -> tuple[LcmDriver, NoopInfraDriver]:
     """An LcmDriver with the noop infra driver and the script runner."""
     noop = NoopInfraDriver()
-    return (LcmDriver(host, InfraDrivers({'noop': noop}),
-                      MgmtRunner({'script': ScriptMgmtDriver()})), noop)
+    return (
+        LcmDriver(
+            host,
+            InfraDrivers({'noop': noop}),
+            MgmtRunner({'script': ScriptMgmtDriver()}),
+        ),
+        noop,
+    )
 
 
 def user_retries(op_id: str) -> dict:
@@ -152,11 +183,16 @@ def user_rolls_back(op_id: str) -> dict:
 def _user_moves(op_id: str, event: str) -> dict:
     from vnfm.common import timeutils
     from vnfm.objects.states import next_state
+
     op = db.op_get(op_id)
-    return db.op_update(op_id, {
-        'operation_state': next_state(op['operation_state'], event).value,
-        'state_entered_time': timeutils.utcnow()},
-        expected={'operation_state': op['operation_state'], 'owner': None})
+    return db.op_update(
+        op_id,
+        {
+            'operation_state': next_state(op['operation_state'], event).value,
+            'state_entered_time': timeutils.utcnow(),
+        },
+        expected={'operation_state': op['operation_state'], 'owner': None},
+    )
 
 
 class FlakyScripts(ScriptMgmtDriver):
@@ -167,22 +203,31 @@ class FlakyScripts(ScriptMgmtDriver):
 
     def run_hook(self, ctx):
         from vnfm.common import exceptions
+
         if ctx.hook in self.fail:
             self.fail.discard(ctx.hook)
             raise exceptions.OperationFailed(f'{ctx.hook} hook: flaky')
         return super().run_hook(ctx)
 
 
-def make_flaky_lcm(*fail: str, host: str = 'c1'
-                   ) -> tuple[LcmDriver, NoopInfraDriver]:
+def make_flaky_lcm(
+    *fail: str, host: str = 'c1'
+) -> tuple[LcmDriver, NoopInfraDriver]:
     """An LcmDriver whose hooks in ``fail`` fail once."""
     noop = NoopInfraDriver()
-    return (LcmDriver(host, InfraDrivers({'noop': noop}),
-                      MgmtRunner({'script': FlakyScripts(*fail)})), noop)
+    return (
+        LcmDriver(
+            host,
+            InfraDrivers({'noop': noop}),
+            MgmtRunner({'script': FlakyScripts(*fail)}),
+        ),
+        noop,
+    )
 
 
-def instantiated(package: dict, lcm: LcmDriver | None = None,
-                 **params: object) -> dict:
+def instantiated(
+    package: dict, lcm: LcmDriver | None = None, **params: object
+) -> dict:
     """A VNF instance of ``package`` instantiated on the noop VIM."""
     inst = new_instance(package)
     op = new_op(inst, 'INSTANTIATE', instantiate_params(**params))
@@ -191,8 +236,9 @@ def instantiated(package: dict, lcm: LcmDriver | None = None,
     return db.instance_get(inst['id'])
 
 
-def run_op(lcm: LcmDriver, instance: dict, operation: str,
-           params: dict | None = None) -> dict:
+def run_op(
+    lcm: LcmDriver, instance: dict, operation: str, params: dict | None = None
+) -> dict:
     """Insert an op, run it; the op row afterwards."""
     op = new_op(instance, operation, params)
     lcm.start(op['id'])

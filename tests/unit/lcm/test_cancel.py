@@ -27,22 +27,31 @@ class CancelledWhileScaling(NoopInfraDriver):
 
     def scale(self, ctx):
         result = super().scale(ctx)
-        op = db.op_list({'vnf_instance_id': ctx.vnf_instance['id'],
-                         'operation_state': 'PROCESSING'})[0]
+        op = db.op_list(
+            {
+                'vnf_instance_id': ctx.vnf_instance['id'],
+                'operation_state': 'PROCESSING',
+            }
+        )[0]
         if not self.calls[-1].get('cancelled_once'):
-            db.op_update(op['id'], {'is_cancel_pending': True,
-                                    'cancel_mode': self.mode})
+            db.op_update(
+                op['id'], {'is_cancel_pending': True, 'cancel_mode': self.mode}
+            )
             self.calls[-1]['cancelled_once'] = True
         return result
 
 
 def _lcm(noop: NoopInfraDriver) -> LcmDriver:
-    return LcmDriver('c1', InfraDrivers({'noop': noop}),
-                     MgmtRunner({'script': ScriptMgmtDriver()}))
+    return LcmDriver(
+        'c1',
+        InfraDrivers({'noop': noop}),
+        MgmtRunner({'script': ScriptMgmtDriver()}),
+    )
 
 
 def test_graceful_cancel_stops_at_the_next_step_then_retry_finishes(
-        db_url, hook_record):
+    db_url, hook_record
+):
     inst = instantiated(onboarded_package())
     noop = CancelledWhileScaling()
     lcm = _lcm(noop)
@@ -81,11 +90,16 @@ def test_cancel_then_rollback(db_url, hook_record):
 def test_cancel_while_rolling_back_ends_failed_temp(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm = _lcm(NoopInfraDriver())
-    op = run_op(lcm, inst, 'SCALE', dict(
-        SCALE_OUT, additionalParams={'noop_fail': 'scale'}))
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE',
+        dict(SCALE_OUT, additionalParams={'noop_fail': 'scale'}),
+    )
     user_rolls_back(op['id'])
-    db.op_update(op['id'], {'is_cancel_pending': True,
-                            'cancel_mode': 'FORCEFUL'})
+    db.op_update(
+        op['id'], {'is_cancel_pending': True, 'cancel_mode': 'FORCEFUL'}
+    )
 
     lcm.start(op['id'])
 
@@ -96,19 +110,26 @@ def test_cancel_while_rolling_back_ends_failed_temp(db_url, hook_record):
 
 
 def test_poller_kills_the_hooks_of_forceful_cancels_it_holds(
-        db_url, hook_record, monkeypatch):
+    db_url, hook_record, monkeypatch
+):
     inst = instantiated(onboarded_package())
     killed = []
-    monkeypatch.setattr(cancel.processes, 'kill',
-                        lambda op_id: killed.append(op_id) or 1)
+    monkeypatch.setattr(
+        cancel.processes, 'kill', lambda op_id: killed.append(op_id) or 1
+    )
     lcm = _lcm(NoopInfraDriver())
-    op = run_op(lcm, inst, 'SCALE', dict(
-        SCALE_OUT, additionalParams={'noop_fail': 'scale'}))
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE',
+        dict(SCALE_OUT, additionalParams={'noop_fail': 'scale'}),
+    )
     user_retries(op['id'])  # PROCESSING again, as a conductor would hold it
     db.op_update(op['id'], {'owner': 'c1'})
     assert cancel.kill_forceful('c1') == 0  # no cancel pending
-    db.op_update(op['id'], {'is_cancel_pending': True,
-                            'cancel_mode': 'GRACEFUL'})
+    db.op_update(
+        op['id'], {'is_cancel_pending': True, 'cancel_mode': 'GRACEFUL'}
+    )
     assert cancel.kill_forceful('c1') == 0  # GRACEFUL kills nothing
     db.op_update(op['id'], {'cancel_mode': 'FORCEFUL'})
     assert cancel.kill_forceful('c2') == 0  # not c2's op

@@ -42,16 +42,21 @@ def test_instantiate_completes_with_hooks_and_vnf_info(db_url, hook_record):
     assert info['vnfState'] == 'STARTED'
     [vnfc] = info['vnfcResourceInfo']
     assert vnfc['computeResource'] == {
-        'vimConnectionId': 'vim1', 'resourceId': 'noop-VDU1-0',
-        'vimLevelResourceType': 'noop'}
-    assert info['scaleStatus'] == [{'aspectId': 'vdu1_aspect',
-                                    'scaleLevel': 0}]
+        'vimConnectionId': 'vim1',
+        'resourceId': 'noop-VDU1-0',
+        'vimLevelResourceType': 'noop',
+    }
+    assert info['scaleStatus'] == [
+        {'aspectId': 'vdu1_aspect', 'scaleLevel': 0}
+    ]
     # Stored sealed: the password is encrypted, and masked for views.
     stored = inst['vim_connection_info']
     assert stored['vim1']['accessInfo']['password'] == '********'
     assert crypto.unseal_vim_connection_info(stored) == NOOP_VIM
-    assert recorded_hooks(hook_record) == ['instantiate_start',
-                                           'instantiate_end']
+    assert recorded_hooks(hook_record) == [
+        'instantiate_start',
+        'instantiate_end',
+    ]
     assert [c['method'] for c in noop.calls] == ['instantiate']
     assert op['resource_changes']['affectedVnfcs'][0]['changeType'] == 'ADDED'
 
@@ -59,8 +64,11 @@ def test_instantiate_completes_with_hooks_and_vnf_info(db_url, hook_record):
 def test_instantiation_level_sets_vnfc_count(db_url, hook_record):
     pkg = onboarded_package()
     inst = new_instance(pkg)
-    op = new_op(inst, 'INSTANTIATE', instantiate_params(
-        instantiationLevelId='instantiation_level_2'))
+    op = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(instantiationLevelId='instantiation_level_2'),
+    )
     lcm, _ = make_lcm()
 
     lcm.start(op['id'])
@@ -70,12 +78,16 @@ def test_instantiation_level_sets_vnfc_count(db_url, hook_record):
     assert info['scaleStatus'][0]['scaleLevel'] == 3
 
 
-def test_end_hook_failure_is_failed_temp_with_script_stderr(db_url,
-                                                             hook_record):
+def test_end_hook_failure_is_failed_temp_with_script_stderr(
+    db_url, hook_record
+):
     pkg = onboarded_package()
     inst = new_instance(pkg)
-    op = new_op(inst, 'INSTANTIATE', instantiate_params(
-        additionalParams={'fail_hook': 'instantiate_end'}))
+    op = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(additionalParams={'fail_hook': 'instantiate_end'}),
+    )
     lcm, noop = make_lcm()
 
     lcm.start(op['id'])
@@ -86,14 +98,17 @@ def test_end_hook_failure_is_failed_temp_with_script_stderr(db_url,
     assert op['active_instance_id'] == inst['id']
     detail = op['error']['detail']
     assert detail.startswith(
-        'instantiate_end hook Scripts/record_hook.py exited with 1: ')
+        'instantiate_end hook Scripts/record_hook.py exited with 1: '
+    )
     assert 'failed on purpose' in detail
     assert db.instance_get(inst['id'])['instantiation_state'] == (
-        'NOT_INSTANTIATED')
+        'NOT_INSTANTIATED'
+    )
 
 
 def test_retry_after_failed_temp_completes_without_redoing_infra(
-        db_url, hook_record):
+    db_url, hook_record
+):
     pkg = onboarded_package()
     inst = new_instance(pkg)
     op = new_op(inst, 'INSTANTIATE', instantiate_params())
@@ -110,11 +125,14 @@ def test_retry_after_failed_temp_completes_without_redoing_infra(
     assert op['operation_state'] == 'COMPLETED', op['error']
     assert op['error'] is None
     assert db.instance_get(inst['id'])['instantiation_state'] == (
-        'INSTANTIATED')
+        'INSTANTIATED'
+    )
     # The VIM step ran once; the hooks that had finished were not re-run.
     assert [c['method'] for c in noop.calls] == ['instantiate']
-    assert recorded_hooks(hook_record) == ['instantiate_start',
-                                           'instantiate_end']
+    assert recorded_hooks(hook_record) == [
+        'instantiate_start',
+        'instantiate_end',
+    ]
 
 
 def test_rollback_of_instantiate_removes_resources(db_url, hook_record):
@@ -133,8 +151,10 @@ def test_rollback_of_instantiate_removes_resources(db_url, hook_record):
     inst = db.instance_get(inst['id'])
     assert inst['instantiation_state'] == 'NOT_INSTANTIATED'
     assert inst['instantiated_vnf_info'] is None
-    assert [c['method'] for c in noop.calls] == ['instantiate',
-                                                 'rollback_instantiate']
+    assert [c['method'] for c in noop.calls] == [
+        'instantiate',
+        'rollback_instantiate',
+    ]
 
 
 def test_rollback_when_infra_never_ran_calls_no_driver(db_url, hook_record):
@@ -153,8 +173,11 @@ def test_rollback_when_infra_never_ran_calls_no_driver(db_url, hook_record):
 def test_infra_failure_names_the_step(db_url, hook_record):
     pkg = onboarded_package()
     inst = new_instance(pkg)
-    op = new_op(inst, 'INSTANTIATE', instantiate_params(
-        additionalParams={'noop_fail': 'instantiate'}))
+    op = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(additionalParams={'noop_fail': 'instantiate'}),
+    )
     lcm, _ = make_lcm()
 
     lcm.start(op['id'])
@@ -162,7 +185,8 @@ def test_infra_failure_names_the_step(db_url, hook_record):
     op = db.op_get(op['id'])
     assert op['operation_state'] == 'FAILED_TEMP'
     assert op['error']['detail'].startswith(
-        'infra driver instantiate: noop infra driver: instantiate failed')
+        'infra driver instantiate: noop infra driver: instantiate failed'
+    )
     # The end hook never ran.
     assert recorded_hooks(hook_record) == ['instantiate_start']
 
@@ -190,8 +214,9 @@ def test_failed_op_is_not_run_again(db_url, hook_record):
     op = new_op(inst, 'INSTANTIATE', instantiate_params())
     lcm, noop = make_flaky_lcm('instantiate_start')
     lcm.start(op['id'])
-    db.op_update(op['id'], {'operation_state': 'FAILED',
-                            'active_instance_id': None})
+    db.op_update(
+        op['id'], {'operation_state': 'FAILED', 'active_instance_id': None}
+    )
 
     lcm.start(op['id'])
 
@@ -213,12 +238,20 @@ def test_hooks_and_driver_get_secrets_in_clear_views_stay_masked(db_url):
             seen.append(ctx)
             return base.HookResult()
 
-    lcm = LcmDriver('c1', InfraDrivers({'noop': NoopInfraDriver()}),
-                    MgmtRunner({'script': Capture()}))
+    lcm = LcmDriver(
+        'c1',
+        InfraDrivers({'noop': NoopInfraDriver()}),
+        MgmtRunner({'script': Capture()}),
+    )
     inst = new_instance(onboarded_package())
     # As the API stores it: sealed.
-    op = new_op(inst, 'INSTANTIATE', instantiate_params(
-        vimConnectionInfo=crypto.seal_vim_connection_info(NOOP_VIM)))
+    op = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(
+            vimConnectionInfo=crypto.seal_vim_connection_info(NOOP_VIM)
+        ),
+    )
 
     lcm.start(op['id'])
 
@@ -238,7 +271,8 @@ _LEAK = (
     '    print("giving up, password was",\n'
     '          request["additionalParams"]["db"]["password"],\n'
     '          file=sys.stderr)\n'
-    '    return 1\n')
+    '    return 1\n'
+)
 
 
 def _leaky_package(tmp_path) -> dict:
@@ -253,11 +287,17 @@ def _leaky_package(tmp_path) -> dict:
 
 
 def test_hook_stderr_in_the_op_error_is_bounded_and_has_no_secret(
-        db_url, hook_record, tmp_path):
+    db_url, hook_record, tmp_path
+):
     pkg = _leaky_package(tmp_path)
     inst = new_instance(pkg)
-    op = new_op(inst, 'INSTANTIATE', instantiate_params(
-        additionalParams={'db': {'password': 'db-pass-in-request'}}))
+    op = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(
+            additionalParams={'db': {'password': 'db-pass-in-request'}}
+        ),
+    )
     lcm, _ = make_lcm()
 
     lcm.start(op['id'])

@@ -14,19 +14,24 @@ def test_scale_out_and_in_change_vnfc_count_and_level(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, _ = make_lcm()
 
-    op = run_op(lcm, inst, 'SCALE', {'type': 'SCALE_OUT',
-                                     'aspectId': 'vdu1_aspect',
-                                     'numberOfSteps': 2})
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE',
+        {'type': 'SCALE_OUT', 'aspectId': 'vdu1_aspect', 'numberOfSteps': 2},
+    )
     assert op['operation_state'] == 'COMPLETED', op['error']
     info = db.instance_get(inst['id'])['instantiated_vnf_info']
     assert len(info['vnfcResourceInfo']) == 3
-    assert info['scaleStatus'] == [{'aspectId': 'vdu1_aspect',
-                                    'scaleLevel': 2}]
+    assert info['scaleStatus'] == [
+        {'aspectId': 'vdu1_aspect', 'scaleLevel': 2}
+    ]
     added = op['resource_changes']['affectedVnfcs']
     assert [c['changeType'] for c in added] == ['ADDED', 'ADDED']
 
-    op = run_op(lcm, inst, 'SCALE', {'type': 'SCALE_IN',
-                                     'aspectId': 'vdu1_aspect'})
+    op = run_op(
+        lcm, inst, 'SCALE', {'type': 'SCALE_IN', 'aspectId': 'vdu1_aspect'}
+    )
     assert op['operation_state'] == 'COMPLETED', op['error']
     info = db.instance_get(inst['id'])['instantiated_vnf_info']
     assert len(info['vnfcResourceInfo']) == 2
@@ -37,9 +42,12 @@ def test_scale_beyond_max_level_fails_with_detail(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, _ = make_lcm()
 
-    op = run_op(lcm, inst, 'SCALE', {'type': 'SCALE_OUT',
-                                     'aspectId': 'vdu1_aspect',
-                                     'numberOfSteps': 4})
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE',
+        {'type': 'SCALE_OUT', 'aspectId': 'vdu1_aspect', 'numberOfSteps': 4},
+    )
 
     assert op['operation_state'] == 'FAILED_TEMP'
     assert 'outside 0..3' in op['error']['detail']
@@ -48,14 +56,22 @@ def test_scale_beyond_max_level_fails_with_detail(db_url, hook_record):
 def test_rollback_of_scale_calls_driver(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, noop = make_flaky_lcm('scale_end')
-    op = run_op(lcm, inst, 'SCALE', {'type': 'SCALE_OUT',
-                                     'aspectId': 'vdu1_aspect'})
+    op = run_op(
+        lcm, inst, 'SCALE', {'type': 'SCALE_OUT', 'aspectId': 'vdu1_aspect'}
+    )
     # The sample VNFD declares no scale hooks: nothing failed.
     assert op['operation_state'] == 'COMPLETED'
 
-    op = run_op(lcm, inst, 'SCALE', {
-        'type': 'SCALE_OUT', 'aspectId': 'vdu1_aspect',
-        'additionalParams': {'noop_fail': 'scale'}})
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE',
+        {
+            'type': 'SCALE_OUT',
+            'aspectId': 'vdu1_aspect',
+            'additionalParams': {'noop_fail': 'scale'},
+        },
+    )
     assert op['operation_state'] == 'FAILED_TEMP'
     user_rolls_back(op['id'])
     lcm.start(op['id'])
@@ -88,8 +104,7 @@ def test_change_vnfpkg_moves_instance_to_new_package(db_url, hook_record):
 
     assert op['operation_state'] == 'COMPLETED', op['error']
     inst = db.instance_get(inst['id'])
-    assert (inst['vnfd_id'], inst['vnf_pkg_id']) == (new['vnfd_id'],
-                                                     new['id'])
+    assert (inst['vnfd_id'], inst['vnf_pkg_id']) == (new['vnfd_id'], new['id'])
     assert inst['instantiation_state'] == 'INSTANTIATED'
     assert noop.calls[-1]['method'] == 'change_vnfpkg'
 
@@ -102,26 +117,37 @@ def test_unsupported_operation_aborts(db_url, hook_record):
 
     assert op['operation_state'] == 'ROLLED_BACK'
     assert op['error']['detail'] == (
-        'vnfm does not support CHANGE_FLAVOUR yet.')
+        'vnfm does not support CHANGE_FLAVOUR yet.'
+    )
 
 
 def test_scale_to_level_by_level_id_and_by_scale_info(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, noop = make_lcm()
 
-    op = run_op(lcm, inst, 'SCALE_TO_LEVEL',
-                {'instantiationLevelId': 'instantiation_level_2'})
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE_TO_LEVEL',
+        {'instantiationLevelId': 'instantiation_level_2'},
+    )
     assert op['operation_state'] == 'COMPLETED', op['error']
     info = db.instance_get(inst['id'])['instantiated_vnf_info']
-    assert info['scaleStatus'] == [{'aspectId': 'vdu1_aspect',
-                                    'scaleLevel': 3}]
+    assert info['scaleStatus'] == [
+        {'aspectId': 'vdu1_aspect', 'scaleLevel': 3}
+    ]
     assert len(info['vnfcResourceInfo']) == 4
-    assert [c['changeType'] for c in op['resource_changes'][
-        'affectedVnfcs']] == ['ADDED'] * 3
+    assert [
+        c['changeType'] for c in op['resource_changes']['affectedVnfcs']
+    ] == ['ADDED'] * 3
     assert noop.calls[-1]['method'] == 'scale'
 
-    op = run_op(lcm, inst, 'SCALE_TO_LEVEL', {'scaleInfo': [
-        {'aspectId': 'vdu1_aspect', 'scaleLevel': 1}]})
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE_TO_LEVEL',
+        {'scaleInfo': [{'aspectId': 'vdu1_aspect', 'scaleLevel': 1}]},
+    )
     assert op['operation_state'] == 'COMPLETED', op['error']
     info = db.instance_get(inst['id'])['instantiated_vnf_info']
     assert info['scaleStatus'][0]['scaleLevel'] == 1
@@ -133,23 +159,34 @@ def test_scale_to_the_current_level_changes_nothing(db_url, hook_record):
     lcm, noop = make_lcm()
     calls = len(noop.calls)
 
-    op = run_op(lcm, inst, 'SCALE_TO_LEVEL',
-                {'instantiationLevelId': 'instantiation_level_1'})
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE_TO_LEVEL',
+        {'instantiationLevelId': 'instantiation_level_1'},
+    )
 
     assert op['operation_state'] == 'COMPLETED', op['error']
     assert len(noop.calls) == calls
-    assert db.instance_get(inst['id'])['instantiated_vnf_info'] == (
-        inst['instantiated_vnf_info'])
+    assert (
+        db.instance_get(inst['id'])['instantiated_vnf_info']
+        == (inst['instantiated_vnf_info'])
+    )
 
 
-def test_scale_to_level_beyond_max_fails_before_any_change(db_url,
-                                                          hook_record):
+def test_scale_to_level_beyond_max_fails_before_any_change(
+    db_url, hook_record
+):
     inst = instantiated(onboarded_package())
     lcm, noop = make_lcm()
     calls = len(noop.calls)
 
-    op = run_op(lcm, inst, 'SCALE_TO_LEVEL', {'scaleInfo': [
-        {'aspectId': 'vdu1_aspect', 'scaleLevel': 4}]})
+    op = run_op(
+        lcm,
+        inst,
+        'SCALE_TO_LEVEL',
+        {'scaleInfo': [{'aspectId': 'vdu1_aspect', 'scaleLevel': 4}]},
+    )
 
     assert op['operation_state'] == 'FAILED_TEMP'
     assert 'outside 0..3' in op['error']['detail']
@@ -159,8 +196,10 @@ def test_scale_to_level_beyond_max_fails_before_any_change(db_url,
 def test_scale_to_level_failure_then_rollback(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, noop = make_lcm()
-    params = {'instantiationLevelId': 'instantiation_level_2',
-              'additionalParams': {'noop_fail': 'scale'}}
+    params = {
+        'instantiationLevelId': 'instantiation_level_2',
+        'additionalParams': {'noop_fail': 'scale'},
+    }
 
     op = run_op(lcm, inst, 'SCALE_TO_LEVEL', params)
     assert op['operation_state'] == 'FAILED_TEMP'
@@ -169,16 +208,22 @@ def test_scale_to_level_failure_then_rollback(db_url, hook_record):
     assert db.op_get(op['id'])['operation_state'] == 'ROLLED_BACK'
     assert noop.calls[-1]['method'] == 'rollback_scale'
     assert noop.calls[-1]['operation'] == 'SCALE_TO_LEVEL'
-    assert db.instance_get(inst['id'])['instantiated_vnf_info'] == (
-        inst['instantiated_vnf_info'])
+    assert (
+        db.instance_get(inst['id'])['instantiated_vnf_info']
+        == (inst['instantiated_vnf_info'])
+    )
 
 
 def test_operate_stops_and_starts_and_vnf_state_follows(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, noop = make_lcm()
 
-    op = run_op(lcm, inst, 'OPERATE', {'changeStateTo': 'STOPPED',
-                                       'stopType': 'FORCEFUL'})
+    op = run_op(
+        lcm,
+        inst,
+        'OPERATE',
+        {'changeStateTo': 'STOPPED', 'stopType': 'FORCEFUL'},
+    )
     assert op['operation_state'] == 'COMPLETED', op['error']
     info = db.instance_get(inst['id'])['instantiated_vnf_info']
     assert info['vnfState'] == 'STOPPED'
@@ -196,9 +241,15 @@ def test_operate_failure_then_rollback_keeps_the_state(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, noop = make_lcm()
 
-    op = run_op(lcm, inst, 'OPERATE', {
-        'changeStateTo': 'STOPPED',
-        'additionalParams': {'noop_fail': 'operate'}})
+    op = run_op(
+        lcm,
+        inst,
+        'OPERATE',
+        {
+            'changeStateTo': 'STOPPED',
+            'additionalParams': {'noop_fail': 'operate'},
+        },
+    )
     assert op['operation_state'] == 'FAILED_TEMP'
     assert 'operate failed on request' in op['error']['detail']
     user_rolls_back(op['id'])

@@ -24,14 +24,15 @@ def test_terminate_clears_instantiated_info(db_url, hook_record):
     # Kept, so the instance can be instantiated again.
     assert inst['vim_connection_info']
     assert [c['method'] for c in noop.calls] == ['terminate']
-    assert recorded_hooks(hook_record)[-2:] == ['terminate_start',
-                                                'terminate_end']
+    assert recorded_hooks(hook_record)[-2:] == [
+        'terminate_start',
+        'terminate_end',
+    ]
     changes = op['resource_changes']['affectedVnfcs']
     assert [c['changeType'] for c in changes] == ['REMOVED']
 
 
-def test_rollback_of_terminate_is_refused_with_a_detail(db_url,
-                                                         hook_record):
+def test_rollback_of_terminate_is_refused_with_a_detail(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, _ = make_flaky_lcm('terminate_end')
     op = run_op(lcm, inst, 'TERMINATE', {'terminationType': 'FORCEFUL'})
@@ -44,6 +45,8 @@ def test_rollback_of_terminate_is_refused_with_a_detail(db_url,
     assert op['operation_state'] == 'FAILED_TEMP'
     assert op['error']['detail'] == (
         'Rollback of TERMINATE is not defined by SOL003; retry the operation '
-        'to finish it, or fail it.')
+        'to finish it, or fail it.'
+    )
     assert db.instance_get(inst['id'])['instantiation_state'] == (
-        'INSTANTIATED')
+        'INSTANTIATED'
+    )

@@ -28,15 +28,22 @@ def test_declared_operations_are_ones_the_lcm_driver_runs(name):
 def test_unknown_driver():
     with pytest.raises(infra.UnknownDriver) as e:
         infra.declared('nopo')
-    assert str(e.value) == ("Infra driver 'nopo' publishes no capabilities "
-                            'in vnfm.infra_capabilities.')
+    assert str(e.value) == (
+        "Infra driver 'nopo' publishes no capabilities "
+        'in vnfm.infra_capabilities.'
+    )
 
 
 def test_operations_by_vim_type():
-    enabled = infra.Enabled({
-        'A': infra.Capabilities(('A',)),
-        'B': infra.Capabilities(('B',), infra.BASE_OPERATIONS | {
-            infra.states.LcmOperation.OPERATE})})
+    enabled = infra.Enabled(
+        {
+            'A': infra.Capabilities(('A',)),
+            'B': infra.Capabilities(
+                ('B',),
+                infra.BASE_OPERATIONS | {infra.states.LcmOperation.OPERATE},
+            ),
+        }
+    )
     assert enabled.vim_types() == ['A', 'B']
     assert 'OPERATE' not in enabled.operations(['A'])
     assert 'OPERATE' in enabled.operations(['B'])
@@ -50,5 +57,11 @@ def test_enabled_is_the_union_of_the_named_drivers():
     enabled = infra.enabled(('noop', 'kubernetes'))
     assert enabled.vim_types() == ['ETSINFV.KUBERNETES.V_1', 'VNFM.NOOP.V_1']
     assert enabled.operations(['ETSINFV.KUBERNETES.V_1']) == {
-        'INSTANTIATE', 'TERMINATE', 'SCALE', 'SCALE_TO_LEVEL', 'HEAL',
-        'OPERATE', 'CHANGE_VNFPKG'}
+        'INSTANTIATE',
+        'TERMINATE',
+        'SCALE',
+        'SCALE_TO_LEVEL',
+        'HEAL',
+        'OPERATE',
+        'CHANGE_VNFPKG',
+    }

@@ -26,8 +26,9 @@ CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
 @pytest.fixture
 def database(tmp_path: Any) -> Iterator[None]:
     """An empty SQLite database; a key file in a fresh state_path."""
-    CONF.set_override('connection', f'sqlite:///{tmp_path}/vnfm.sqlite',
-                      group='database')
+    CONF.set_override(
+        'connection', f'sqlite:///{tmp_path}/vnfm.sqlite', group='database'
+    )
     CONF.set_override('state_path', str(tmp_path))
     session.set_engine(None)
     models.Base.metadata.create_all(session.get_engine())
@@ -38,27 +39,52 @@ def database(tmp_path: Any) -> Iterator[None]:
 
 
 def _k8s_row(**values: Any) -> dict:
-    return dict({
-        'id': 'vim-k8s', 'name': 'k8s', 'type': 'kubernetes',
-        'description': None, 'project_id': 'p1', 'is_default': False,
-        'status': 'ACTIVE', 'auth_url': 'https://10.0.0.1:6443',
-        'vim_project': {'name': 'default'},
-        'auth_cred': crypto.encrypt({'bearer_token': TOKEN,
-                                     'ssl_ca_cert': CA}),
-        'extra': None,
-        'created_at': datetime.datetime(2024, 1, 2, 3, 4, 5),
-        'updated_at': None}, **values)
+    return dict(
+        {
+            'id': 'vim-k8s',
+            'name': 'k8s',
+            'type': 'kubernetes',
+            'description': None,
+            'project_id': 'p1',
+            'is_default': False,
+            'status': 'ACTIVE',
+            'auth_url': 'https://10.0.0.1:6443',
+            'vim_project': {'name': 'default'},
+            'auth_cred': crypto.encrypt(
+                {'bearer_token': TOKEN, 'ssl_ca_cert': CA}
+            ),
+            'extra': None,
+            'created_at': datetime.datetime(2024, 1, 2, 3, 4, 5),
+            'updated_at': None,
+        },
+        **values,
+    )
 
 
 def _os_row(**values: Any) -> dict:
-    return _k8s_row(**dict({
-        'id': 'vim-os', 'type': 'openstack',
-        'auth_url': 'http://keystone/identity/v3',
-        'vim_project': {'name': 'nfv', 'project_domain_name': 'Default'},
-        'auth_cred': crypto.encrypt({
-            'username': 'nfv_user', 'password': PASSWORD,
-            'user_domain_name': 'Default', 'cert_verify': 'False'}),
-        'extra': {'region': 'RegionOne'}}, **values))
+    return _k8s_row(
+        **dict(
+            {
+                'id': 'vim-os',
+                'type': 'openstack',
+                'auth_url': 'http://keystone/identity/v3',
+                'vim_project': {
+                    'name': 'nfv',
+                    'project_domain_name': 'Default',
+                },
+                'auth_cred': crypto.encrypt(
+                    {
+                        'username': 'nfv_user',
+                        'password': PASSWORD,
+                        'user_domain_name': 'Default',
+                        'cert_verify': 'False',
+                    }
+                ),
+                'extra': {'region': 'RegionOne'},
+            },
+            **values,
+        )
+    )
 
 
 def test_tacker_view_masks_secrets(database):
@@ -73,29 +99,54 @@ def test_tacker_view_masks_secrets(database):
     os_view = vim.to_tacker(_os_row())
     assert PASSWORD not in json.dumps(os_view)
     assert os_view['auth_cred'] == {
-        'username': 'nfv_user', 'password': '***',
-        'user_domain_name': 'Default', 'cert_verify': 'False'}
+        'username': 'nfv_user',
+        'password': '***',
+        'user_domain_name': 'Default',
+        'cert_verify': 'False',
+    }
 
 
 def test_kubernetes_vim_connection_info(database):
     info = vim.to_vim_connection_info(_k8s_row())
 
     assert info == {
-        'vimId': 'vim-k8s', 'vimType': 'ETSINFV.KUBERNETES.V_1',
-        'interfaceInfo': {'endpoint': 'https://10.0.0.1:6443',
-                          'ssl_ca_cert': CA},
-        'accessInfo': {'bearer_token': TOKEN}}
+        'vimId': 'vim-k8s',
+        'vimType': 'ETSINFV.KUBERNETES.V_1',
+        'interfaceInfo': {
+            'endpoint': 'https://10.0.0.1:6443',
+            'ssl_ca_cert': CA,
+        },
+        'accessInfo': {'bearer_token': TOKEN},
+    }
 
 
-@pytest.mark.parametrize('cred, access', [
-    ({'username': 'u', 'password': 'p'}, {'username': 'u', 'password': 'p'}),
-    ({'client_cert': 'C', 'client_key': 'K', 'username': 'u'},
-     {'client_cert': 'C', 'client_key': 'K'}),
-    ({'oidc_token_url': 'https://idp', 'username': 'u', 'password': 'p',
-      'client_id': 'vnfm'},
-     {'oidc_token_url': 'https://idp', 'username': 'u', 'password': 'p',
-      'client_id': 'vnfm'}),
-])
+@pytest.mark.parametrize(
+    'cred, access',
+    [
+        (
+            {'username': 'u', 'password': 'p'},
+            {'username': 'u', 'password': 'p'},
+        ),
+        (
+            {'client_cert': 'C', 'client_key': 'K', 'username': 'u'},
+            {'client_cert': 'C', 'client_key': 'K'},
+        ),
+        (
+            {
+                'oidc_token_url': 'https://idp',
+                'username': 'u',
+                'password': 'p',
+                'client_id': 'vnfm',
+            },
+            {
+                'oidc_token_url': 'https://idp',
+                'username': 'u',
+                'password': 'p',
+                'client_id': 'vnfm',
+            },
+        ),
+    ],
+)
 def test_kubernetes_access_info_per_method(database, cred, access):
     row = _k8s_row(auth_cred=crypto.encrypt(cred))
 
@@ -109,35 +160,53 @@ def test_openstack_vim_connection_info(database):
     assert info['interfaceInfo'] == {
         'endpoint': 'http://keystone/identity/v3',
         'skipCertificateVerification': True,
-        'skipCertificateHostnameCheck': True}
+        'skipCertificateHostnameCheck': True,
+    }
     assert info['accessInfo'] == {
-        'username': 'nfv_user', 'password': PASSWORD, 'project': 'nfv',
-        'projectDomain': 'Default', 'userDomain': 'Default',
-        'region': 'RegionOne'}
+        'username': 'nfv_user',
+        'password': PASSWORD,
+        'project': 'nfv',
+        'projectDomain': 'Default',
+        'userDomain': 'Default',
+        'region': 'RegionOne',
+    }
 
 
 def test_resolve_completes_entries_naming_a_registered_vim(database):
-    row = registry.vim_create({k: v for k, v in _k8s_row().items()
-                         if k not in ('id', 'created_at')})
-    stored = crypto.seal_vim_connection_info({
-        'reg': {'vimId': row['id'], 'vimType': 'ETSINFV.KUBERNETES.V_1'},
-        'inline': {'vimType': 'ETSINFV.KUBERNETES.V_1',
-                   'interfaceInfo': {'endpoint': 'https://k'},
-                   'accessInfo': {'bearer_token': 'inline-token'}}})
+    row = registry.vim_create(
+        {k: v for k, v in _k8s_row().items() if k not in ('id', 'created_at')}
+    )
+    stored = crypto.seal_vim_connection_info(
+        {
+            'reg': {'vimId': row['id'], 'vimType': 'ETSINFV.KUBERNETES.V_1'},
+            'inline': {
+                'vimType': 'ETSINFV.KUBERNETES.V_1',
+                'interfaceInfo': {'endpoint': 'https://k'},
+                'accessInfo': {'bearer_token': 'inline-token'},
+            },
+        }
+    )
 
     plain = vim.resolve_vim_connection_info(stored)
 
     assert plain['reg']['accessInfo'] == {'bearer_token': TOKEN}
     assert plain['reg']['interfaceInfo']['endpoint'] == (
-        'https://10.0.0.1:6443')
+        'https://10.0.0.1:6443'
+    )
     assert plain['inline']['accessInfo'] == {'bearer_token': 'inline-token'}
 
 
-@pytest.mark.parametrize('given,sol', [
-    ('kubernetes', 'ETSINFV.KUBERNETES.V_1'),
-    ('openstack', 'ETSINFV.OPENSTACK_KEYSTONE.V_3'),
-    ('ETSINFV.KUBERNETES.V_1', 'ETSINFV.KUBERNETES.V_1'),
-    ('VNFM.NOOP.V_1', 'VNFM.NOOP.V_1'), (None, None), (7, 7)])
+@pytest.mark.parametrize(
+    'given,sol',
+    [
+        ('kubernetes', 'ETSINFV.KUBERNETES.V_1'),
+        ('openstack', 'ETSINFV.OPENSTACK_KEYSTONE.V_3'),
+        ('ETSINFV.KUBERNETES.V_1', 'ETSINFV.KUBERNETES.V_1'),
+        ('VNFM.NOOP.V_1', 'VNFM.NOOP.V_1'),
+        (None, None),
+        (7, 7),
+    ],
+)
 def test_tacker_v1_vim_type_names(given, sol):
     assert vim.sol_vim_type(given) == sol
 
@@ -145,12 +214,18 @@ def test_tacker_v1_vim_type_names(given, sol):
 def test_resolve_gives_drivers_sol_vim_types(database):
     """A Tacker v1 request names a registered VIM with vimType kubernetes;
     drivers see ETSINFV.KUBERNETES.V_1."""
-    row = registry.vim_create({k: v for k, v in _k8s_row().items()
-                               if k not in ('id', 'created_at')})
-    plain = vim.resolve_vim_connection_info({
-        'reg': {'vimId': row['id'], 'vimType': 'kubernetes'},
-        'inline': {'vimType': 'kubernetes',
-                   'interfaceInfo': {'endpoint': 'https://k'}}})
+    row = registry.vim_create(
+        {k: v for k, v in _k8s_row().items() if k not in ('id', 'created_at')}
+    )
+    plain = vim.resolve_vim_connection_info(
+        {
+            'reg': {'vimId': row['id'], 'vimType': 'kubernetes'},
+            'inline': {
+                'vimType': 'kubernetes',
+                'interfaceInfo': {'endpoint': 'https://k'},
+            },
+        }
+    )
     assert plain['reg']['vimType'] == 'ETSINFV.KUBERNETES.V_1'
     assert plain['reg']['accessInfo'] == {'bearer_token': TOKEN}
     assert plain['inline']['vimType'] == 'ETSINFV.KUBERNETES.V_1'
@@ -162,8 +237,9 @@ def test_resolve_of_unknown_vim_is_not_found(database):
 
 
 def test_find_default(database):
-    base = {k: v for k, v in _k8s_row().items()
-            if k not in ('id', 'created_at')}
+    base = {
+        k: v for k, v in _k8s_row().items() if k not in ('id', 'created_at')
+    }
     registry.vim_create(dict(base, name='a'))
     default = registry.vim_create(dict(base, name='b', is_default=True))
 

@@ -50,12 +50,17 @@ class FakeRPC:
     def fetch_package(self, ctx: Any, package_id: str) -> None:
         self.calls.append(('fetch_package', (package_id,)))
 
-    def test_notification_endpoint(self, ctx: Any, callback_uri: str,
-                                   authentication: str | None,
-                                   api_version: str) -> str | None:
+    def test_notification_endpoint(
+        self,
+        ctx: Any,
+        callback_uri: str,
+        authentication: str | None,
+        api_version: str,
+    ) -> str | None:
         self.calls.append(('test_notification_endpoint', (callback_uri,)))
         return notifier.test_notification_endpoint(
-            callback_uri, authentication, api_version)
+            callback_uri, authentication, api_version
+        )
 
 
 class Client:
@@ -64,9 +69,16 @@ class Client:
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    def request(self, method: str, path: str, body: Any = None, *,
-                headers: dict | None = None, raw: bytes | None = None,
-                content_type: str | None = None) -> webob.Response:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        headers: dict | None = None,
+        raw: bytes | None = None,
+        content_type: str | None = None,
+    ) -> webob.Response:
         req = webob.Request.blank(path, method=method)
         for k, v in (headers or {}).items():
             req.headers[k] = v
@@ -78,14 +90,16 @@ class Client:
             req.content_type = content_type or 'application/json'
         return req.get_response(self.app)
 
-    def lcm(self, method: str, path: str, body: Any = None,
-            **kw: Any) -> webob.Response:
+    def lcm(
+        self, method: str, path: str, body: Any = None, **kw: Any
+    ) -> webob.Response:
         """A /vnflcm/v2 request with the Version header."""
         kw['headers'] = {**V2, **(kw.get('headers') or {})}
         return self.request(method, '/vnflcm/v2' + path, body, **kw)
 
-    def pkg(self, method: str, path: str, body: Any = None,
-            **kw: Any) -> webob.Response:
+    def pkg(
+        self, method: str, path: str, body: Any = None, **kw: Any
+    ) -> webob.Response:
         """A /vnfpkgm/v1 request."""
         return self.request(method, '/vnfpkgm/v1' + path, body, **kw)
 
@@ -114,8 +128,9 @@ def rpc() -> FakeRPC:
 def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     """A client of the API (noauth)."""
     CONF.set_override('auth_strategy', 'noauth', group='api')
-    CONF.set_override('enabled_infra_drivers', ['noop', 'kubernetes'],
-                      group='infra')
+    CONF.set_override(
+        'enabled_infra_drivers', ['noop', 'kubernetes'], group='infra'
+    )
     # The test receivers are on loopback, which [outbound] denies.
     CONF.set_override('allowed_networks', ['127.0.0.0/8'], group='outbound')
     policies.reset()
@@ -126,69 +141,121 @@ def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     policies.reset()
 
 
-
-VNFD_YAML = b'''tosca_definitions_version: tosca_simple_yaml_1_2
+VNFD_YAML = b"""tosca_definitions_version: tosca_simple_yaml_1_2
 description: sample
-'''
+"""
 
 
 def csar_bytes(extra: dict[str, bytes] | None = None) -> bytes:
     """A small zip shaped like a CSAR (content not validated here)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, 'w') as zf:
-        zf.writestr('TOSCA-Metadata/TOSCA.meta',
-                    'TOSCA-Meta-File-Version: 1.0\n'
-                    'CSAR-Version: 1.1\nCreated-By: test\n'
-                    'Entry-Definitions: Definitions/vnfd.yaml\n')
+        zf.writestr(
+            'TOSCA-Metadata/TOSCA.meta',
+            'TOSCA-Meta-File-Version: 1.0\n'
+            'CSAR-Version: 1.1\nCreated-By: test\n'
+            'Entry-Definitions: Definitions/vnfd.yaml\n',
+        )
         zf.writestr('Definitions/vnfd.yaml', VNFD_YAML)
         for name, data in (extra or {}).items():
             zf.writestr(name, data)
     return buf.getvalue()
 
 
-def make_package(vnfd_id: str = 'vnfd-1', *, state: str = 'ONBOARDED',
-                 operational: str = 'ENABLED', usage: str = 'NOT_IN_USE',
-                 flavours: tuple[str, ...] = ('simple',),
-                 content: bytes | None = None, **values: Any) -> dict:
+def make_package(
+    vnfd_id: str = 'vnfd-1',
+    *,
+    state: str = 'ONBOARDED',
+    operational: str = 'ENABLED',
+    usage: str = 'NOT_IN_USE',
+    flavours: tuple[str, ...] = ('simple',),
+    content: bytes | None = None,
+    **values: Any,
+) -> dict:
     """A package row as onboarding leaves it."""
-    row = db.package_create(dict({
-        'onboarding_state': state, 'operational_state': operational,
-        'usage_state': usage,
-        'vnfd_id': vnfd_id if state == 'ONBOARDED' else None,
-        'vnf_provider': 'Company', 'vnf_product_name': 'Sample',
-        'vnf_software_version': '1.0', 'vnfd_version': '1.0',
-        'vnfd': {'vnfd_id': vnfd_id, 'flavours': {
-            f: {'flavour_id': f, 'instantiation_levels': {
-                'instantiation_level_1': {}}} for f in flavours}},
-    }, **values))
+    row = db.package_create(
+        dict(
+            {
+                'onboarding_state': state,
+                'operational_state': operational,
+                'usage_state': usage,
+                'vnfd_id': vnfd_id if state == 'ONBOARDED' else None,
+                'vnf_provider': 'Company',
+                'vnf_product_name': 'Sample',
+                'vnf_software_version': '1.0',
+                'vnfd_version': '1.0',
+                'vnfd': {
+                    'vnfd_id': vnfd_id,
+                    'flavours': {
+                        f: {
+                            'flavour_id': f,
+                            'instantiation_levels': {
+                                'instantiation_level_1': {}
+                            },
+                        }
+                        for f in flavours
+                    },
+                },
+            },
+            **values,
+        )
+    )
     if content is not None:
         db.package_content_put(row['id'], content)
     return row
 
 
-def make_instance(package: dict, *, state: str = 'NOT_INSTANTIATED',
-                  **values: Any) -> dict:
+def make_instance(
+    package: dict, *, state: str = 'NOT_INSTANTIATED', **values: Any
+) -> dict:
     """An instance row of ``package``."""
-    return db.instance_create(dict({
-        'vnfd_id': package['vnfd_id'], 'vnf_provider': 'Company',
-        'vnf_product_name': 'Sample', 'vnf_software_version': '1.0',
-        'vnfd_version': '1.0', 'vnf_pkg_id': package['id'],
-        'instantiation_state': state, 'api_version': '2',
-    }, **values))
+    return db.instance_create(
+        dict(
+            {
+                'vnfd_id': package['vnfd_id'],
+                'vnf_provider': 'Company',
+                'vnf_product_name': 'Sample',
+                'vnf_software_version': '1.0',
+                'vnfd_version': '1.0',
+                'vnf_pkg_id': package['id'],
+                'instantiation_state': state,
+                'api_version': '2',
+            },
+            **values,
+        )
+    )
 
 
-def make_op(instance: dict, *, state: str = 'FAILED_TEMP',
-            operation: str = 'INSTANTIATE', **values: Any) -> dict:
+def make_op(
+    instance: dict,
+    *,
+    state: str = 'FAILED_TEMP',
+    operation: str = 'INSTANTIATE',
+    **values: Any,
+) -> dict:
     """An op occurrence row on ``instance``."""
     now = timeutils.utcnow()
-    active = instance['id'] if state not in (
-        'COMPLETED', 'FAILED', 'ROLLED_BACK') else None
-    row = db.op_create(dict({
-        'vnf_instance_id': instance['id'], 'operation': operation,
-        'operation_state': state, 'state_entered_time': now,
-        'start_time': now, 'is_automatic_invocation': False,
-        'is_cancel_pending': False, 'operation_params': {},
-        'api_version': '2'}, **values))
+    active = (
+        instance['id']
+        if state not in ('COMPLETED', 'FAILED', 'ROLLED_BACK')
+        else None
+    )
+    row = db.op_create(
+        dict(
+            {
+                'vnf_instance_id': instance['id'],
+                'operation': operation,
+                'operation_state': state,
+                'state_entered_time': now,
+                'start_time': now,
+                'is_automatic_invocation': False,
+                'is_cancel_pending': False,
+                'operation_params': {},
+                'api_version': '2',
+            },
+            **values,
+        )
+    )
     if active is None:
         row = db.op_update(row['id'], {'active_instance_id': None})
     return row
@@ -203,10 +270,17 @@ def json_of(resp: webob.Response) -> Any:
 def driver_supports(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """``declare(*operations)``: the noop driver publishes these operations
     too, as a driver that learns them would."""
+
     def declare(*operations: str) -> None:
-        monkeypatch.setattr(infra, 'NOOP', dataclasses.replace(
-            infra.NOOP, operations=infra.NOOP.operations | {
-                states.LcmOperation(op) for op in operations}))
+        monkeypatch.setattr(
+            infra,
+            'NOOP',
+            dataclasses.replace(
+                infra.NOOP,
+                operations=infra.NOOP.operations
+                | {states.LcmOperation(op) for op in operations},
+            ),
+        )
         infra.enabled.cache_clear()
 
     yield declare

@@ -33,14 +33,16 @@ def test_v2_requires_version_header(client):
 
 
 def test_v2_unsupported_version_is_406(client):
-    resp = client.request('GET', '/vnflcm/v2/vnf_instances',
-                          headers={'Version': '9.9.9'})
+    resp = client.request(
+        'GET', '/vnflcm/v2/vnf_instances', headers={'Version': '9.9.9'}
+    )
     _problem(resp, 406)
 
 
 def test_v2_malformed_version_is_400(client):
-    resp = client.request('GET', '/vnflcm/v2/vnf_instances',
-                          headers={'Version': 'latest'})
+    resp = client.request(
+        'GET', '/vnflcm/v2/vnf_instances', headers={'Version': 'latest'}
+    )
     _problem(resp, 400)
 
 
@@ -55,11 +57,14 @@ def test_vnfpkgm_needs_no_version(client):
     assert client.pkg('GET', '/vnf_packages').status_int == 200
 
 
-@pytest.mark.parametrize('path,prefix', [
-    ('/vnflcm/api_versions', '/vnflcm'),
-    ('/vnflcm/v2/api_versions', '/vnflcm/v2'),
-    ('/vnfpkgm/v1/api_versions', '/vnfpkgm/v1'),
-])
+@pytest.mark.parametrize(
+    'path,prefix',
+    [
+        ('/vnflcm/api_versions', '/vnflcm'),
+        ('/vnflcm/v2/api_versions', '/vnflcm/v2'),
+        ('/vnfpkgm/v1/api_versions', '/vnfpkgm/v1'),
+    ],
+)
 def test_api_versions(client, path, prefix):
     resp = client.request('GET', path, headers={'Version': '2.0.0'})
     body = json_of(resp)
@@ -68,14 +73,17 @@ def test_api_versions(client, path, prefix):
 
 
 def test_wrong_content_type_is_415(client):
-    resp = client.lcm('POST', '/vnf_instances', raw=b'vnfdId=x',
-                      content_type='application/x-www-form-urlencoded')
+    resp = client.lcm(
+        'POST',
+        '/vnf_instances',
+        raw=b'vnfdId=x',
+        content_type='application/x-www-form-urlencoded',
+    )
     assert 'Content-Type' in _problem(resp, 415)
 
 
 def test_unacceptable_accept_is_406(client):
-    resp = client.lcm('GET', '/vnf_instances',
-                      headers={'Accept': 'text/html'})
+    resp = client.lcm('GET', '/vnf_instances', headers={'Accept': 'text/html'})
     _problem(resp, 406)
 
 
@@ -87,22 +95,26 @@ def test_wildcard_accept_is_fine(client):
 def test_body_over_limit_is_413(client):
     CONF.set_override('max_request_body_size', 1024, group='api')
     try:
-        resp = client.lcm('POST', '/vnf_instances',
-                          {'vnfdId': 'x' * 2000})
+        resp = client.lcm('POST', '/vnf_instances', {'vnfdId': 'x' * 2000})
         _problem(resp, 413)
     finally:
         CONF.clear_override('max_request_body_size', group='api')
 
 
 def test_malformed_json_is_400(client):
-    resp = client.lcm('POST', '/vnf_instances', raw=b'{"vnfdId": ',
-                      content_type='application/json')
+    resp = client.lcm(
+        'POST',
+        '/vnf_instances',
+        raw=b'{"vnfdId": ',
+        content_type='application/json',
+    )
     assert 'not valid JSON' in _problem(resp, 400)
 
 
 def test_empty_body_is_400(client):
-    resp = client.lcm('POST', '/vnf_instances', raw=b'',
-                      content_type='application/json')
+    resp = client.lcm(
+        'POST', '/vnf_instances', raw=b'', content_type='application/json'
+    )
     assert 'empty' in _problem(resp, 400)
 
 
@@ -147,13 +159,18 @@ def test_keystone_context_from_headers(database, rpc):
     only sees its project."""
     from tests.unit.server.conftest import Client
     from vnfm.server import policies
+
     CONF.set_override('auth_strategy', 'keystone', group='api')
     policies.reset()
     try:
         client = Client(api_app.Application(rpc))
         _problem(client.lcm('GET', '/vnf_instances'), 401)
-        headers = {'X-Identity-Status': 'Confirmed', 'X-User-Id': 'u1',
-                   'X-Project-Id': 'p1', 'X-Roles': 'member'}
+        headers = {
+            'X-Identity-Status': 'Confirmed',
+            'X-User-Id': 'u1',
+            'X-Project-Id': 'p1',
+            'X-Roles': 'member',
+        }
         resp = client.lcm('GET', '/vnf_instances', headers=headers)
         assert resp.status_int == 200
     finally:
@@ -161,15 +178,21 @@ def test_keystone_context_from_headers(database, rpc):
         policies.reset()
 
 
-@pytest.mark.parametrize('body, where', [
-    (b'{"vnfdId": "a\\u0000b"}', 'vnfdId'),
-    (b'{"vnfdId": "x", "metadata": {"k\\u0000": 1}}', 'metadata'),
-    (b'{"vnfdId": "x", "metadata": {"k": ["ok", "\\u0000"]}}',
-     'metadata/k/1'),
-])
+@pytest.mark.parametrize(
+    'body, where',
+    [
+        (b'{"vnfdId": "a\\u0000b"}', 'vnfdId'),
+        (b'{"vnfdId": "x", "metadata": {"k\\u0000": 1}}', 'metadata'),
+        (
+            b'{"vnfdId": "x", "metadata": {"k": ["ok", "\\u0000"]}}',
+            'metadata/k/1',
+        ),
+    ],
+)
 def test_nul_in_a_string_is_400(client, body, where):
     # PostgreSQL cannot store U+0000 in text or jsonb: refused up front.
-    resp = client.lcm('POST', '/vnf_instances', raw=body,
-                      content_type='application/json')
+    resp = client.lcm(
+        'POST', '/vnf_instances', raw=body, content_type='application/json'
+    )
     detail = _problem(resp, 400)
     assert 'U+0000' in detail and detail.startswith(where), detail

@@ -34,16 +34,19 @@ def _fill() -> None:
     for n in range(COUNT):
         # v2 lists show v1 resources too; v1 lists only v1 subscriptions.
         make_op(make_instance(pkg), state='COMPLETED')
-        registry.subscription_create({
-            'callback_uri': f'http://127.0.0.1/{n}', 'verbosity': 'FULL',
-            'api_version': '1'})
+        registry.subscription_create(
+            {
+                'callback_uri': f'http://127.0.0.1/{n}',
+                'verbosity': 'FULL',
+                'api_version': '1',
+            }
+        )
 
 
 def _get(client, path: str, headers: dict | None):
     if headers is None:
         return client.request('GET', path)
-    return client.request('GET', path, headers={'Version': '2.0.0',
-                                                **headers})
+    return client.request('GET', path, headers={'Version': '2.0.0', **headers})
 
 
 def _follow(client, path: str, headers: dict | None) -> list[list[str]]:
@@ -57,7 +60,7 @@ def _follow(client, path: str, headers: dict | None) -> list[list[str]]:
         path = None
         if link:
             assert link.endswith('; rel="next"')
-            path = link[1:link.index('>')].replace('http://localhost', '')
+            path = link[1 : link.index('>')].replace('http://localhost', '')
         assert len(pages) <= COUNT + 1
     return pages
 
@@ -69,16 +72,17 @@ def overrides():
     def set_(name, value):
         CONF.set_override(name, value, group='api')
         names.append(name)
+
     yield set_
     for name in names:
         CONF.clear_override(name, group='api')
 
 
 @pytest.mark.parametrize('path,option,headers', LISTS)
-@pytest.mark.parametrize('query', ['', '?all_fields',
-                                   '?filter=(neq,id,x)'])
-def test_paging_to_the_end_gives_every_item_once(client, overrides, path,
-                                                 option, headers, query):
+@pytest.mark.parametrize('query', ['', '?all_fields', '?filter=(neq,id,x)'])
+def test_paging_to_the_end_gives_every_item_once(
+    client, overrides, path, option, headers, query
+):
     _fill()
     everything = json_of(_get(client, path + '?all_fields', headers))
     assert len(everything) == COUNT  # the default page holds them all
@@ -94,8 +98,9 @@ def test_default_page_size_is_bounded():
 
 
 @pytest.mark.parametrize('path,option,headers', LISTS)
-def test_no_paging_over_the_limit_is_400_too_big(client, overrides, path,
-                                                 option, headers):
+def test_no_paging_over_the_limit_is_400_too_big(
+    client, overrides, path, option, headers
+):
     _fill()
     overrides(option, 0)
     overrides('max_list_items', COUNT)
@@ -111,7 +116,8 @@ def test_no_paging_over_the_limit_is_400_too_big(client, overrides, path,
 @pytest.mark.parametrize('path,option,headers', LISTS)
 @pytest.mark.parametrize('param', ['fields', 'exclude_fields'])
 def test_unknown_attribute_in_selector_is_400_naming_it(
-        client, path, option, headers, param):
+    client, path, option, headers, param
+):
     _fill()
     resp = _get(client, f'{path}?{param}=id,notAnAttribute', headers)
     assert resp.status_int == 400
@@ -119,7 +125,8 @@ def test_unknown_attribute_in_selector_is_400_naming_it(
 
 
 def test_unknown_marker_is_400(client):
-    resp = _get(client, '/vnflcm/v2/vnf_instances?nextpage_opaque_marker=zz',
-                {})
+    resp = _get(
+        client, '/vnflcm/v2/vnf_instances?nextpage_opaque_marker=zz', {}
+    )
     assert resp.status_int == 400
     assert 'list again' in json_of(resp)['detail']

@@ -12,9 +12,18 @@ from tests.unit.server.conftest import make_package
 from vnfm.server import router
 
 BODIES = [
-    b'', b'{', b'null', b'[]', b'[{}]', b'"text"', b'42', b'{}',
-    b'{"a": 1e999}', b'{"n": 123456789012345678901234567890}',
-    b'\xff\xfe\x00garbage', b'{"vnfdId": "\\u0000"}',
+    b'',
+    b'{',
+    b'null',
+    b'[]',
+    b'[{}]',
+    b'"text"',
+    b'42',
+    b'{}',
+    b'{"a": 1e999}',
+    b'{"n": 123456789012345678901234567890}',
+    b'\xff\xfe\x00garbage',
+    b'{"vnfdId": "\\u0000"}',
     b'{"flavourId": 5, "vnfdId": ["x"], "terminationType": {}}',
     '{"vnfdId": "\u00e9\u4e2d\U0001f600", "flavourId": "\u00e9"}'.encode(),
     b'[' * 5000 + b']' * 5000,
@@ -26,14 +35,32 @@ BODIES = [
     b'{"callbackUri": "", "filter": null}',
     b'{"vimConnectionInfo": {"v": null}, "metadata": "x"}',
 ]
-CONTENT_TYPES = ['application/json', 'application/merge-patch+json',
-                 'application/zip', None]
-IDS = ['00000000-0000-0000-0000-000000000000', 'not-a-uuid', '%00',
-       '%ff%fe', '..', 'x' * 300, '%E2%82%AC']
-QUERIES = ['', '?filter=(eq,id', '?filter=(eq,id,%ff)', '?fields=',
-           '?all_fields&fields=a', '?nextpage_opaque_marker=zz',
-           '?filter=(gt,instantiationState,5)', '?%ff=%fe',
-           '?exclude_default&exclude_fields=x']
+CONTENT_TYPES = [
+    'application/json',
+    'application/merge-patch+json',
+    'application/zip',
+    None,
+]
+IDS = [
+    '00000000-0000-0000-0000-000000000000',
+    'not-a-uuid',
+    '%00',
+    '%ff%fe',
+    '..',
+    'x' * 300,
+    '%E2%82%AC',
+]
+QUERIES = [
+    '',
+    '?filter=(eq,id',
+    '?filter=(eq,id,%ff)',
+    '?fields=',
+    '?all_fields&fields=a',
+    '?nextpage_opaque_marker=zz',
+    '?filter=(gt,instantiationState,5)',
+    '?%ff=%fe',
+    '?exclude_default&exclude_fields=x',
+]
 
 
 def _paths(ids: list[str]) -> list[tuple[str, str]]:
@@ -42,7 +69,8 @@ def _paths(ids: list[str]) -> list[tuple[str, str]]:
         for method in list(methods) + ['PUT', 'DELETE']:
             for id_ in ids:
                 concrete = path.replace('{id}', id_).replace(
-                    '{path:.+}', 'Scripts/../../etc/passwd')
+                    '{path:.+}', 'Scripts/../../etc/passwd'
+                )
                 out.append((method, concrete))
     return sorted(set(out))
 
@@ -57,14 +85,16 @@ def existing(database):
 
 def test_no_body_gives_500(client, existing):
     for (method, path), body, ctype in itertools.product(
-            _paths(existing + IDS[:1]), BODIES, CONTENT_TYPES):
+        _paths(existing + IDS[:1]), BODIES, CONTENT_TYPES
+    ):
         headers = {'Version': '2.0.0'}
-        resp = client.request(method, path, raw=body, content_type=ctype,
-                              headers=headers)
+        resp = client.request(
+            method, path, raw=body, content_type=ctype, headers=headers
+        )
         assert resp.status_int < 500, (method, path, body[:60], resp.body)
         assert resp.status_int in (200, 201, 202, 204, 303) or (
-            resp.content_type == 'application/problem+json'), (
-            method, path, resp.headers)
+            resp.content_type == 'application/problem+json'
+        ), (method, path, resp.headers)
 
 
 def test_no_id_or_query_gives_500(client, existing):
@@ -75,11 +105,12 @@ def test_no_id_or_query_gives_500(client, existing):
             assert resp.status_int < 500, (method, path, query, resp.body)
 
 
-@pytest.mark.parametrize('accept', ['', '*/*', 'text/html', 'garbage;;q=x',
-                                    'application/zip;q=0'])
+@pytest.mark.parametrize(
+    'accept', ['', '*/*', 'text/html', 'garbage;;q=x', 'application/zip;q=0']
+)
 def test_no_accept_header_gives_500(client, existing, accept):
     for method, path in _paths(existing[:2]):
-        resp = client.request(method, path,
-                              headers={'Version': '2.0.0',
-                                       'Accept': accept})
+        resp = client.request(
+            method, path, headers={'Version': '2.0.0', 'Accept': accept}
+        )
         assert resp.status_int < 500, (method, path, resp.body)

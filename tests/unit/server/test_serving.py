@@ -12,13 +12,17 @@ from vnfm.server import wsgi
 
 
 def test_context_round_trip_drops_token():
-    ctx = context.RequestContext(user_id='u', project_id='p',
-                                 roles=['member'], auth_token='TOKEN')
+    ctx = context.RequestContext(
+        user_id='u', project_id='p', roles=['member'], auth_token='TOKEN'
+    )
     values = ctx.to_dict()
     assert values['auth_token'] is None
     back = context.RequestContext.from_dict(values)
     assert (back.user_id, back.project_id, back.roles) == (
-        'u', 'p', ['member'])
+        'u',
+        'p',
+        ['member'],
+    )
     assert not back.is_admin
 
 
@@ -30,16 +34,19 @@ def test_admin_context():
 def test_policies_have_operations_and_owner_default():
     rules = {r.name: r for r in policies.list_rules()}
     create = rules[policies.LCM + 'create']
-    assert create.operations == [{'method': 'POST',
-                                  'path': '/vnflcm/v2/vnf_instances'}]
+    assert create.operations == [
+        {'method': 'POST', 'path': '/vnflcm/v2/vnf_instances'}
+    ]
     policies.reset()
-    member = context.RequestContext(user_id='u', project_id='p',
-                                    roles=['member'])
+    member = context.RequestContext(
+        user_id='u', project_id='p', roles=['member']
+    )
     rule = policies.LCM + 'show'
     assert policies.check(rule, {'project_id': 'p'}, member)
     assert not policies.check(rule, {'project_id': 'other'}, member)
-    assert policies.check(rule, {'project_id': 'other'},
-                          context.get_admin_context())
+    assert policies.check(
+        rule, {'project_id': 'other'}, context.get_admin_context()
+    )
 
 
 def test_wsgi_application_is_lazy(monkeypatch):

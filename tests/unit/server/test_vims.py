@@ -23,22 +23,34 @@ PASSWORD = 'os-passw0rd-never-shown'
 def k8s_body(name: str = 'k8s', **vim: Any) -> dict:
     """A register request as the client builds it from a Kubernetes
     vim.yaml."""
-    body = {'name': name, 'description': None, 'type': 'kubernetes',
-            'auth_url': 'https://10.0.0.1:6443', 'is_default': False,
-            'vim_project': {'name': 'default'},
-            'auth_cred': {'bearer_token': TOKEN}}
+    body = {
+        'name': name,
+        'description': None,
+        'type': 'kubernetes',
+        'auth_url': 'https://10.0.0.1:6443',
+        'is_default': False,
+        'vim_project': {'name': 'default'},
+        'auth_cred': {'bearer_token': TOKEN},
+    }
     body.update(vim)
     return {'vim': body}
 
 
 def os_body(name: str = 'os', **vim: Any) -> dict:
     """A register request from an OpenStack vim.yaml."""
-    body = {'name': name, 'type': 'openstack', 'is_default': False,
-            'auth_url': 'http://keystone/identity/v3',
-            'vim_project': {'name': 'nfv', 'project_domain_name': 'Default'},
-            'auth_cred': {'username': 'nfv_user', 'password': PASSWORD,
-                          'user_domain_name': 'Default',
-                          'cert_verify': 'True'}}
+    body = {
+        'name': name,
+        'type': 'openstack',
+        'is_default': False,
+        'auth_url': 'http://keystone/identity/v3',
+        'vim_project': {'name': 'nfv', 'project_domain_name': 'Default'},
+        'auth_cred': {
+            'username': 'nfv_user',
+            'password': PASSWORD,
+            'user_domain_name': 'Default',
+            'cert_verify': 'True',
+        },
+    }
     body.update(vim)
     return {'vim': body}
 
@@ -57,9 +69,15 @@ def assert_no_secret(resp: Any) -> None:
 def test_register_kubernetes_vim(client):
     ca = certs.make_ca().cert_pem.decode()
 
-    r = client.request('POST', '/v1.0/vims.json', k8s_body(
-        is_default=True, description='edge',
-        auth_cred={'bearer_token': TOKEN, 'ssl_ca_cert': ca}))
+    r = client.request(
+        'POST',
+        '/v1.0/vims.json',
+        k8s_body(
+            is_default=True,
+            description='edge',
+            auth_cred={'bearer_token': TOKEN, 'ssl_ca_cert': ca},
+        ),
+    )
 
     assert r.status_int == 201
     assert_no_secret(r)
@@ -81,15 +99,13 @@ def test_list_show_and_client_lookups_never_leak(client):
 
     listed = client.request('GET', '/v1.0/vims.json')
     by_name = client.request('GET', '/v1.0/vims.json?name=k8s&fields=id')
-    by_id = client.request('GET', f"/v1.0/vims.json?id={vim['id']}"
-                                  '&fields=id')
-    shown = client.request('GET', f"/v1.0/vims/{vim['id']}.json")
+    by_id = client.request('GET', f'/v1.0/vims.json?id={vim["id"]}&fields=id')
+    shown = client.request('GET', f'/v1.0/vims/{vim["id"]}.json')
 
     for r in (listed, by_name, by_id, shown):
         assert r.status_int == 200
         assert_no_secret(r)
-    assert sorted(v['name'] for v in json_of(listed)['vims']) == ['k8s',
-                                                                  'os']
+    assert sorted(v['name'] for v in json_of(listed)['vims']) == ['k8s', 'os']
     assert json_of(by_name) == {'vims': [{'id': vim['id']}]}
     assert json_of(by_id) == {'vims': [{'id': vim['id']}]}
     assert json_of(shown)['vim']['auth_cred'] == {'bearer_token': '***'}
@@ -107,25 +123,43 @@ def test_duplicate_name_is_409(client):
     assert "'same' already exists" in json_of(r)['detail']
 
 
-@pytest.mark.parametrize('body, detail', [
-    (k8s_body(auth_cred={'bearer_token': TOKEN, 'ssl_ca_cert': 'junk'}),
-     'ssl_ca_cert is not a valid PEM certificate'),
-    (k8s_body(auth_cred={'ssl_ca_cert': certs.make_ca().cert_pem.decode()}),
-     'needs bearer_token, username and password, or client_cert'),
-    (k8s_body(auth_cred={'username': 'u'}), 'needs bearer_token'),
-    (k8s_body(auth_url='http://10.0.0.1:6443'), 'plain http'),
-    (k8s_body(auth_url='10.0.0.1:6443'), 'is not an http(s) URL'),
-    (k8s_body(auth_cred={'oidc_token_url': 'https://idp/token',
-                         'username': 'u', 'password': 'p'}),
-     'needs client_id'),
-    (k8s_body(extra={'helm': {'password': 'x'}}),
-     'extra/helm/password: extra is stored in clear'),
-    (k8s_body(type='vmware'), 'vim/type'),
-    (k8s_body(auth_cred={'bearer_token': 5}), 'auth_cred/bearer_token'),
-    ({'vim': {'name': 'x', 'auth_cred': {}}}, 'vim/auth_url'),
-    (os_body(vim_project={}), 'vim_project/name'),
-    (os_body(auth_cred={'username': 'u'}), 'needs username and password'),
-])
+@pytest.mark.parametrize(
+    'body, detail',
+    [
+        (
+            k8s_body(auth_cred={'bearer_token': TOKEN, 'ssl_ca_cert': 'junk'}),
+            'ssl_ca_cert is not a valid PEM certificate',
+        ),
+        (
+            k8s_body(
+                auth_cred={'ssl_ca_cert': certs.make_ca().cert_pem.decode()}
+            ),
+            'needs bearer_token, username and password, or client_cert',
+        ),
+        (k8s_body(auth_cred={'username': 'u'}), 'needs bearer_token'),
+        (k8s_body(auth_url='http://10.0.0.1:6443'), 'plain http'),
+        (k8s_body(auth_url='10.0.0.1:6443'), 'is not an http(s) URL'),
+        (
+            k8s_body(
+                auth_cred={
+                    'oidc_token_url': 'https://idp/token',
+                    'username': 'u',
+                    'password': 'p',
+                }
+            ),
+            'needs client_id',
+        ),
+        (
+            k8s_body(extra={'helm': {'password': 'x'}}),
+            'extra/helm/password: extra is stored in clear',
+        ),
+        (k8s_body(type='vmware'), 'vim/type'),
+        (k8s_body(auth_cred={'bearer_token': 5}), 'auth_cred/bearer_token'),
+        ({'vim': {'name': 'x', 'auth_cred': {}}}, 'vim/auth_url'),
+        (os_body(vim_project={}), 'vim_project/name'),
+        (os_body(auth_cred={'username': 'u'}), 'needs username and password'),
+    ],
+)
 def test_invalid_registration_is_400(client, body, detail):
     r = client.request('POST', '/v1.0/vims.json', body)
 
@@ -135,56 +169,81 @@ def test_invalid_registration_is_400(client, body, detail):
 
 
 def test_http_endpoint_with_explicit_flag(client):
-    vim = register(client, k8s_body(auth_url='http://10.0.0.1:8080',
-                                    extra={'skip_tls_verify': True}))['vim']
+    vim = register(
+        client,
+        k8s_body(
+            auth_url='http://10.0.0.1:8080', extra={'skip_tls_verify': True}
+        ),
+    )['vim']
 
     info = vim_obj.to_vim_connection_info(registry.vim_get(vim['id']))
-    assert info['interfaceInfo'] == {'endpoint': 'http://10.0.0.1:8080',
-                                     'skip_tls_verify': True}
+    assert info['interfaceInfo'] == {
+        'endpoint': 'http://10.0.0.1:8080',
+        'skip_tls_verify': True,
+    }
 
 
 def test_one_default_per_type(client):
     first = register(client, k8s_body('a', is_default=True))['vim']
     register(client, os_body('o', is_default=True))
 
-    r = client.request('POST', '/v1.0/vims.json',
-                       k8s_body('b', is_default=True))
+    r = client.request(
+        'POST', '/v1.0/vims.json', k8s_body('b', is_default=True)
+    )
     assert r.status_int == 409
     assert first['id'] in json_of(r)['detail']
     second = register(client, k8s_body('b'))['vim']
-    r = client.request('PUT', f"/v1.0/vims/{second['id']}.json",
-                       {'vim': {'is_default': True}})
+    r = client.request(
+        'PUT', f'/v1.0/vims/{second["id"]}.json', {'vim': {'is_default': True}}
+    )
     assert r.status_int == 409
 
-    client.request('PUT', f"/v1.0/vims/{first['id']}.json",
-                   {'vim': {'is_default': False}})
-    r = client.request('PUT', f"/v1.0/vims/{second['id']}.json",
-                       {'vim': {'is_default': True}})
+    client.request(
+        'PUT', f'/v1.0/vims/{first["id"]}.json', {'vim': {'is_default': False}}
+    )
+    r = client.request(
+        'PUT', f'/v1.0/vims/{second["id"]}.json', {'vim': {'is_default': True}}
+    )
     assert r.status_int == 200
     assert vim_obj.find_default(None, 'kubernetes')['id'] == second['id']
 
 
 def test_update_fields_and_credentials(client):
-    vim = register(client, k8s_body(
-        auth_cred={'bearer_token': TOKEN,
-                   'ssl_ca_cert': certs.make_ca().cert_pem.decode()}))['vim']
-    url = f"/v1.0/vims/{vim['id']}.json"
+    vim = register(
+        client,
+        k8s_body(
+            auth_cred={
+                'bearer_token': TOKEN,
+                'ssl_ca_cert': certs.make_ca().cert_pem.decode(),
+            }
+        ),
+    )['vim']
+    url = f'/v1.0/vims/{vim["id"]}.json'
 
-    r = client.request('PUT', url, {'vim': {'name': 'renamed',
-                                            'description': 'new'}})
+    r = client.request(
+        'PUT', url, {'vim': {'name': 'renamed', 'description': 'new'}}
+    )
     assert r.status_int == 200
     assert_no_secret(r)
     assert json_of(r)['vim']['name'] == 'renamed'
     # The masked view sent back keeps the stored token.
-    r = client.request('PUT', url, {'vim': {'auth_cred': {
-        'bearer_token': '***'}}})
+    r = client.request(
+        'PUT', url, {'vim': {'auth_cred': {'bearer_token': '***'}}}
+    )
     assert r.status_int == 200
     row = registry.vim_get(vim['id'])
     assert vim_obj.credentials(row)['bearer_token'] == TOKEN
     # Another way to authenticate replaces the token; the CA stays.
-    r = client.request('PUT', url, {'vim': {
-        'vim_project': {'name': 'default'},
-        'auth_cred': {'username': 'admin', 'password': PASSWORD}}})
+    r = client.request(
+        'PUT',
+        url,
+        {
+            'vim': {
+                'vim_project': {'name': 'default'},
+                'auth_cred': {'username': 'admin', 'password': PASSWORD},
+            }
+        },
+    )
     assert r.status_int == 200
     assert_no_secret(r)
     cred = vim_obj.credentials(registry.vim_get(vim['id']))
@@ -195,40 +254,56 @@ def test_update_fields_and_credentials(client):
 def test_update_errors(client):
     vim = register(client, k8s_body())['vim']
     register(client, k8s_body('other'))
-    url = f"/v1.0/vims/{vim['id']}.json"
+    url = f'/v1.0/vims/{vim["id"]}.json'
 
     cases = [
         ({'vim': {'name': 'other'}}, 409),
         ({'vim': {'type': 'openstack'}}, 400),
-        ({'vim': {'auth_cred': {'bearer_token': TOKEN,
-                                'ssl_ca_cert': 'bad'}}}, 400),
+        (
+            {
+                'vim': {
+                    'auth_cred': {'bearer_token': TOKEN, 'ssl_ca_cert': 'bad'}
+                }
+            },
+            400,
+        ),
         ({'vim': {}}, 400),
     ]
     for body, status in cases:
         assert client.request('PUT', url, body).status_int == status, body
-    assert client.request('PUT', '/v1.0/vims/nope.json',
-                          {'vim': {'name': 'x'}}).status_int == 404
+    assert (
+        client.request(
+            'PUT', '/v1.0/vims/nope.json', {'vim': {'name': 'x'}}
+        ).status_int
+        == 404
+    )
     assert registry.vim_get(vim['id'])['name'] == 'k8s'
 
 
 def test_delete(client):
     vim = register(client, k8s_body())['vim']
 
-    r = client.request('DELETE', f"/v1.0/vims/{vim['id']}.json")
+    r = client.request('DELETE', f'/v1.0/vims/{vim["id"]}.json')
 
     assert r.status_int == 204 and r.body == b''
-    assert client.request('GET', f"/v1.0/vims/{vim['id']}.json"
-                          ).status_int == 404
-    assert client.request('DELETE', f"/v1.0/vims/{vim['id']}"
-                          ).status_int == 404
+    assert (
+        client.request('GET', f'/v1.0/vims/{vim["id"]}.json').status_int == 404
+    )
+    assert (
+        client.request('DELETE', f'/v1.0/vims/{vim["id"]}').status_int == 404
+    )
 
 
 def test_delete_of_vim_in_use_is_409(client):
     vim = register(client, k8s_body())['vim']
-    inst = make_instance(make_package(), vim_connection_info={
-        'vim1': {'vimId': vim['id'], 'vimType': 'ETSINFV.KUBERNETES.V_1'}})
+    inst = make_instance(
+        make_package(),
+        vim_connection_info={
+            'vim1': {'vimId': vim['id'], 'vimType': 'ETSINFV.KUBERNETES.V_1'}
+        },
+    )
 
-    r = client.request('DELETE', f"/v1.0/vims/{vim['id']}.json")
+    r = client.request('DELETE', f'/v1.0/vims/{vim["id"]}.json')
 
     assert r.status_int == 409
     assert inst['id'] in json_of(r)['detail']
@@ -243,8 +318,12 @@ def project_client(client):
     app = api_app.Application(rpc=object())
 
     def call(project: str, method: str, path: str, body: Any = None) -> Any:
-        headers = {'X-Identity-Status': 'Confirmed', 'X-Project-Id': project,
-                   'X-User-Id': 'u-' + project, 'X-Roles': 'member'}
+        headers = {
+            'X-Identity-Status': 'Confirmed',
+            'X-Project-Id': project,
+            'X-User-Id': 'u-' + project,
+            'X-Roles': 'member',
+        }
         client.app, saved = app, client.app
         try:
             return client.request(method, path, body, headers=headers)
@@ -262,15 +341,24 @@ def test_projects_see_only_their_vims(project_client):
     vim = json_of(r)['vim']
     assert vim['tenant_id'] == 'p1'
     # The same name in another project is fine.
-    assert project_client('p2', 'POST', '/v1.0/vims.json',
-                          k8s_body()).status_int == 201
+    assert (
+        project_client('p2', 'POST', '/v1.0/vims.json', k8s_body()).status_int
+        == 201
+    )
 
     listed = json_of(project_client('p2', 'GET', '/v1.0/vims.json'))
     assert [v['tenant_id'] for v in listed['vims']] == ['p2']
-    assert project_client('p2', 'GET', f"/v1.0/vims/{vim['id']}.json"
-                          ).status_int == 404
-    assert project_client('p2', 'DELETE', f"/v1.0/vims/{vim['id']}.json"
-                          ).status_int == 404
-    r = project_client('p2', 'POST', '/v1.0/vims.json',
-                       k8s_body('x', tenant_id='p1'))
+    assert (
+        project_client('p2', 'GET', f'/v1.0/vims/{vim["id"]}.json').status_int
+        == 404
+    )
+    assert (
+        project_client(
+            'p2', 'DELETE', f'/v1.0/vims/{vim["id"]}.json'
+        ).status_int
+        == 404
+    )
+    r = project_client(
+        'p2', 'POST', '/v1.0/vims.json', k8s_body('x', tenant_id='p1')
+    )
     assert r.status_int == 403

@@ -17,8 +17,7 @@ from vnfm.db import api as db
 
 
 def test_create_show_list_delete(client):
-    resp = client.pkg('POST', '/vnf_packages',
-                      {'userDefinedData': {'k': 'v'}})
+    resp = client.pkg('POST', '/vnf_packages', {'userDefinedData': {'k': 'v'}})
     assert resp.status_int == 201
     body = json_of(resp)
     assert resp.headers['Location'].endswith(body['id'])
@@ -27,14 +26,14 @@ def test_create_show_list_delete(client):
     assert body['usageState'] == 'NOT_IN_USE'
     assert body['userDefinedData'] == {'k': 'v'}
     assert set(body['_links']) == {'self', 'vnfd', 'packageContent'}
-    shown = json_of(client.pkg('GET', f"/vnf_packages/{body['id']}"))
+    shown = json_of(client.pkg('GET', f'/vnf_packages/{body["id"]}'))
     assert shown == body
     listed = json_of(client.pkg('GET', '/vnf_packages'))
     assert [p['id'] for p in listed] == [body['id']]
     assert 'userDefinedData' not in listed[0]  # excluded by default
-    resp = client.pkg('DELETE', f"/vnf_packages/{body['id']}")
+    resp = client.pkg('DELETE', f'/vnf_packages/{body["id"]}')
     assert resp.status_int == 204 and resp.body == b''
-    assert client.pkg('GET', f"/vnf_packages/{body['id']}").status_int == 404
+    assert client.pkg('GET', f'/vnf_packages/{body["id"]}').status_int == 404
 
 
 def test_create_without_body(client):
@@ -45,8 +44,9 @@ def test_create_without_body(client):
 def test_list_filter_and_all_fields(client):
     make_package('a')
     make_package('b', operational='DISABLED')
-    resp = client.pkg('GET', '/vnf_packages?filter=(eq,operationalState,'
-                      'DISABLED)&all_fields')
+    resp = client.pkg(
+        'GET', '/vnf_packages?filter=(eq,operationalState,DISABLED)&all_fields'
+    )
     body = json_of(resp)
     assert [p['vnfdId'] for p in body] == ['b']
     resp = client.pkg('GET', '/vnf_packages?filter=(eq,nope,1)')
@@ -61,7 +61,7 @@ def test_paging(client):
         resp = client.pkg('GET', '/vnf_packages')
         assert len(json_of(resp)) == 1
         link = resp.headers['Link']
-        url = link[link.index('<') + 1:link.index('>')]
+        url = link[link.index('<') + 1 : link.index('>')]
         assert link.endswith('rel="next"')
         resp = client.request('GET', url.replace('http://localhost', ''))
         assert len(json_of(resp)) == 1 and 'Link' not in resp.headers
@@ -71,56 +71,69 @@ def test_paging(client):
 
 def test_patch_operational_state(client):
     pkg = make_package()
-    resp = client.pkg('PATCH', f"/vnf_packages/{pkg['id']}",
-                      {'operationalState': 'DISABLED'},
-                      content_type='application/merge-patch+json')
+    resp = client.pkg(
+        'PATCH',
+        f'/vnf_packages/{pkg["id"]}',
+        {'operationalState': 'DISABLED'},
+        content_type='application/merge-patch+json',
+    )
     assert resp.status_int == 200
     assert json_of(resp) == {'operationalState': 'DISABLED'}
     assert db.package_get(pkg['id'])['operational_state'] == 'DISABLED'
-    resp = client.pkg('PATCH', f"/vnf_packages/{pkg['id']}",
-                      {'operationalState': 'DISABLED'})
+    resp = client.pkg(
+        'PATCH', f'/vnf_packages/{pkg["id"]}', {'operationalState': 'DISABLED'}
+    )
     assert resp.status_int == 409
 
 
 def test_patch_user_data_is_merged(client):
     pkg = make_package(user_defined_data={'a': '1', 'b': '2'})
-    resp = client.pkg('PATCH', f"/vnf_packages/{pkg['id']}",
-                      {'userDefinedData': {'b': None, 'c': '3'}})
+    resp = client.pkg(
+        'PATCH',
+        f'/vnf_packages/{pkg["id"]}',
+        {'userDefinedData': {'b': None, 'c': '3'}},
+    )
     assert resp.status_int == 200
     assert db.package_get(pkg['id'])['user_defined_data'] == {
-        'a': '1', 'c': '3'}
+        'a': '1',
+        'c': '3',
+    }
 
 
 def test_patch_state_of_not_onboarded_is_409(client):
     pkg = make_package(state='CREATED', operational='DISABLED')
-    resp = client.pkg('PATCH', f"/vnf_packages/{pkg['id']}",
-                      {'operationalState': 'ENABLED'})
+    resp = client.pkg(
+        'PATCH', f'/vnf_packages/{pkg["id"]}', {'operationalState': 'ENABLED'}
+    )
     assert resp.status_int == 409
 
 
 def test_patch_nothing_is_400(client):
     pkg = make_package()
-    resp = client.pkg('PATCH', f"/vnf_packages/{pkg['id']}", {'x': 1})
+    resp = client.pkg('PATCH', f'/vnf_packages/{pkg["id"]}', {'x': 1})
     assert resp.status_int == 400
 
 
-@pytest.mark.parametrize('values,status', [
-    ({'operational': 'ENABLED'}, 409),
-    ({'operational': 'DISABLED', 'usage': 'IN_USE'}, 409),
-    ({'operational': 'DISABLED'}, 204),
-    ({'state': 'PROCESSING', 'operational': 'DISABLED'}, 409),
-    ({'state': 'ERROR', 'operational': 'DISABLED'}, 204),
-])
+@pytest.mark.parametrize(
+    'values,status',
+    [
+        ({'operational': 'ENABLED'}, 409),
+        ({'operational': 'DISABLED', 'usage': 'IN_USE'}, 409),
+        ({'operational': 'DISABLED'}, 204),
+        ({'state': 'PROCESSING', 'operational': 'DISABLED'}, 409),
+        ({'state': 'ERROR', 'operational': 'DISABLED'}, 204),
+    ],
+)
 def test_delete_rules(client, values, status):
     pkg = make_package(**values)
-    resp = client.pkg('DELETE', f"/vnf_packages/{pkg['id']}")
+    resp = client.pkg('DELETE', f'/vnf_packages/{pkg["id"]}')
     assert resp.status_int == status, resp.body
 
 
 def test_delete_used_package_is_409(client):
     pkg = make_package(operational='DISABLED')
     make_instance(pkg)
-    resp = client.pkg('DELETE', f"/vnf_packages/{pkg['id']}")
+    resp = client.pkg('DELETE', f'/vnf_packages/{pkg["id"]}')
     assert resp.status_int == 409
     assert 'used by 1' in json_of(resp)['detail']
 
@@ -128,29 +141,49 @@ def test_delete_used_package_is_409(client):
 def test_upload_content(client, rpc):
     pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
     data = csar_bytes()
-    resp = client.pkg('PUT', f"/vnf_packages/{pkg['id']}/package_content",
-                      raw=data, content_type='application/zip')
+    resp = client.pkg(
+        'PUT',
+        f'/vnf_packages/{pkg["id"]}/package_content',
+        raw=data,
+        content_type='application/zip',
+    )
     assert resp.status_int == 202 and resp.body == b''
     row = db.package_get(pkg['id'])
     assert row['onboarding_state'] == 'PROCESSING'
     assert db.package_content_get(pkg['id']) == data
     assert rpc.calls == [('onboard_package', (pkg['id'],))]
-    again = client.pkg('PUT', f"/vnf_packages/{pkg['id']}/package_content",
-                       raw=data, content_type='application/zip')
+    again = client.pkg(
+        'PUT',
+        f'/vnf_packages/{pkg["id"]}/package_content',
+        raw=data,
+        content_type='application/zip',
+    )
     assert again.status_int == 409
 
 
 def test_upload_rejects_non_zip_and_oversize(client):
     pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
-    path = f"/vnf_packages/{pkg['id']}/package_content"
-    assert client.pkg('PUT', path, raw=b'hello',
-                      content_type='application/zip').status_int == 400
-    assert client.pkg('PUT', path, raw=csar_bytes(),
-                      content_type='text/plain').status_int == 415
+    path = f'/vnf_packages/{pkg["id"]}/package_content'
+    assert (
+        client.pkg(
+            'PUT', path, raw=b'hello', content_type='application/zip'
+        ).status_int
+        == 400
+    )
+    assert (
+        client.pkg(
+            'PUT', path, raw=csar_bytes(), content_type='text/plain'
+        ).status_int
+        == 415
+    )
     CONF.set_override('max_size', 1024, group='vnf_package')
     try:
-        resp = client.pkg('PUT', path, raw=b'PK\x03\x04' + b'x' * 2000,
-                          content_type='application/zip')
+        resp = client.pkg(
+            'PUT',
+            path,
+            raw=b'PK\x03\x04' + b'x' * 2000,
+            content_type='application/zip',
+        )
         assert resp.status_int == 413
     finally:
         CONF.clear_override('max_size', group='vnf_package')
@@ -160,29 +193,39 @@ def test_upload_rejects_non_zip_and_oversize(client):
 def test_upload_from_uri_seals_the_password_and_casts_the_id(client, rpc):
     pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
     resp = client.pkg(
-        'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
-        {'addressInformation': 'http://u:s3cret@example.com/p.zip',
-         'userName': 'user', 'password': 'pa55word'})
+        'POST',
+        f'/vnf_packages/{pkg["id"]}/package_content/upload_from_uri',
+        {
+            'addressInformation': 'http://u:s3cret@example.com/p.zip',
+            'userName': 'user',
+            'password': 'pa55word',
+        },
+    )
     assert resp.status_int == 202
     row = db.package_get(pkg['id'])
     assert row['onboarding_state'] == 'UPLOADING'
     source = dict(row['upload_source'])
     assert crypto.decrypt(source.pop(crypto.SEALED)) == {
-        'password': 'pa55word'}
-    assert source == {'addressInformation': 'http://example.com/p.zip',
-                      'userName': 'user'}
+        'password': 'pa55word'
+    }
+    assert source == {
+        'addressInformation': 'http://example.com/p.zip',
+        'userName': 'user',
+    }
     assert 's3cret' not in str(row) and 'pa55word' not in str(row)
     # The cast (a message on a durable queue) carries the id only.
     assert rpc.calls == [('fetch_package', (pkg['id'],))]
-    shown = client.pkg('GET', f"/vnf_packages/{pkg['id']}")
+    shown = client.pkg('GET', f'/vnf_packages/{pkg["id"]}')
     assert crypto.SEALED not in shown.text
 
 
 def test_upload_from_uri_password_in_the_uri_is_sealed(client, rpc):
     pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
     client.pkg(
-        'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
-        {'addressInformation': 'http://u:s3cret@example.com/p.zip'})
+        'POST',
+        f'/vnf_packages/{pkg["id"]}/package_content/upload_from_uri',
+        {'addressInformation': 'http://u:s3cret@example.com/p.zip'},
+    )
     source = db.package_get(pkg['id'])['upload_source']
     assert source['userName'] == 'u'
     assert crypto.decrypt(source[crypto.SEALED]) == {'password': 's3cret'}
@@ -191,8 +234,10 @@ def test_upload_from_uri_password_in_the_uri_is_sealed(client, rpc):
 def test_upload_from_uri_scheme_must_be_allowed(client):
     pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
     resp = client.pkg(
-        'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
-        {'addressInformation': 'file:///etc/passwd'})
+        'POST',
+        f'/vnf_packages/{pkg["id"]}/package_content/upload_from_uri',
+        {'addressInformation': 'file:///etc/passwd'},
+    )
     assert resp.status_int == 400
     assert "'file'" in json_of(resp)['detail']
 
@@ -200,7 +245,7 @@ def test_upload_from_uri_scheme_must_be_allowed(client):
 def test_download_content_and_range(client):
     data = csar_bytes()
     pkg = make_package(content=data)
-    path = f"/vnf_packages/{pkg['id']}/package_content"
+    path = f'/vnf_packages/{pkg["id"]}/package_content'
     resp = client.pkg('GET', path, headers={'Accept': 'application/zip'})
     assert resp.status_int == 200 and resp.body == data
     assert resp.headers['Content-Type'] == 'application/zip'
@@ -210,12 +255,13 @@ def test_download_content_and_range(client):
 
 def test_download_of_not_onboarded_is_409(client):
     pkg = make_package(state='CREATED')
-    resp = client.pkg('GET', f"/vnf_packages/{pkg['id']}/package_content")
+    resp = client.pkg('GET', f'/vnf_packages/{pkg["id"]}/package_content')
     assert resp.status_int == 409
 
 
-def _fake_csar(monkeypatch, files, entry='Definitions/vnfd.yaml',
-               artifacts=()):
+def _fake_csar(
+    monkeypatch, files, entry='Definitions/vnfd.yaml', artifacts=()
+):
     from vnfm import csar
 
     class Art:
@@ -233,18 +279,21 @@ def _fake_csar(monkeypatch, files, entry='Definitions/vnfd.yaml',
 
 
 def test_vnfd_text_and_zip(client, monkeypatch):
-    files = {'TOSCA-Metadata/TOSCA.meta': b'meta',
-             'Definitions/vnfd.yaml': b'vnfd: 1\n',
-             'Scripts/run.sh': b'#!/bin/sh\n'}
+    files = {
+        'TOSCA-Metadata/TOSCA.meta': b'meta',
+        'Definitions/vnfd.yaml': b'vnfd: 1\n',
+        'Scripts/run.sh': b'#!/bin/sh\n',
+    }
     _fake_csar(monkeypatch, files)
     pkg = make_package(content=csar_bytes())
-    path = f"/vnf_packages/{pkg['id']}/vnfd"
+    path = f'/vnf_packages/{pkg["id"]}/vnfd'
     resp = client.pkg('GET', path, headers={'Accept': 'text/plain'})
     assert resp.status_int == 200, resp.body
     assert resp.headers['Content-Type'] == 'text/plain'
     assert resp.body == b'vnfd: 1\n'
-    resp = client.pkg('GET', path,
-                      headers={'Accept': 'text/plain,application/zip'})
+    resp = client.pkg(
+        'GET', path, headers={'Accept': 'text/plain,application/zip'}
+    )
     assert resp.headers['Content-Type'] == 'application/zip'
     names = zipfile.ZipFile(io.BytesIO(resp.body)).namelist()
     assert names == ['Definitions/vnfd.yaml', 'TOSCA-Metadata/TOSCA.meta']
@@ -253,37 +302,50 @@ def test_vnfd_text_and_zip(client, monkeypatch):
 
 
 def test_vnfd_of_several_files_as_text_is_406(client, monkeypatch):
-    _fake_csar(monkeypatch, {'Definitions/a.yaml': b'a',
-                             'Definitions/vnfd.yaml': b'b'})
+    _fake_csar(
+        monkeypatch,
+        {'Definitions/a.yaml': b'a', 'Definitions/vnfd.yaml': b'b'},
+    )
     pkg = make_package(content=csar_bytes())
-    resp = client.pkg('GET', f"/vnf_packages/{pkg['id']}/vnfd",
-                      headers={'Accept': 'text/plain'})
+    resp = client.pkg(
+        'GET',
+        f'/vnf_packages/{pkg["id"]}/vnfd',
+        headers={'Accept': 'text/plain'},
+    )
     assert resp.status_int == 406
 
 
 def test_artifact(client, monkeypatch):
-    _fake_csar(monkeypatch, {'Scripts/run.sh': b'#!/bin/sh\n',
-                             'Definitions/vnfd.yaml': b'x'},
-               artifacts=['Scripts/run.sh'])
+    _fake_csar(
+        monkeypatch,
+        {'Scripts/run.sh': b'#!/bin/sh\n', 'Definitions/vnfd.yaml': b'x'},
+        artifacts=['Scripts/run.sh'],
+    )
     pkg = make_package(content=csar_bytes())
-    resp = client.pkg('GET',
-                      f"/vnf_packages/{pkg['id']}/artifacts/Scripts/run.sh",
-                      headers={'Accept': 'application/json'})
+    resp = client.pkg(
+        'GET',
+        f'/vnf_packages/{pkg["id"]}/artifacts/Scripts/run.sh',
+        headers={'Accept': 'application/json'},
+    )
     assert resp.status_int == 200
     assert resp.headers['Content-Type'] == 'application/octet-stream'
     assert resp.body == b'#!/bin/sh\n'
     for missing in ('Scripts/nope.sh', 'Definitions/vnfd.yaml'):
         resp = client.pkg(
-            'GET', f"/vnf_packages/{pkg['id']}/artifacts/{missing}")
+            'GET', f'/vnf_packages/{pkg["id"]}/artifacts/{missing}'
+        )
         assert resp.status_int == 404
 
 
 def test_upload_from_uri_with_a_query_seals_the_uri(client, rpc):
     pkg = json_of(client.pkg('POST', '/vnf_packages', {}))
     client.pkg(
-        'POST', f"/vnf_packages/{pkg['id']}/package_content/upload_from_uri",
-        {'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'})
+        'POST',
+        f'/vnf_packages/{pkg["id"]}/package_content/upload_from_uri',
+        {'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'},
+    )
     source = db.package_get(pkg['id'])['upload_source']
     assert source['addressInformation'] == 'https://example.com/p.zip'
     assert crypto.decrypt(source[crypto.SEALED]) == {
-        'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'}
+        'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'
+    }

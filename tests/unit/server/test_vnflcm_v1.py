@@ -15,8 +15,13 @@ from vnfm.db import registry
 from vnfm.server import policies
 
 V1 = {'Version': '1.3.0'}
-VIM = [{'id': 'vim1', 'vimType': 'VNFM.NOOP.V_1',
-        'accessInfo': {'username': 'admin', 'password': 'SECRET-PW'}}]
+VIM = [
+    {
+        'id': 'vim1',
+        'vimType': 'VNFM.NOOP.V_1',
+        'accessInfo': {'username': 'admin', 'password': 'SECRET-PW'},
+    }
+]
 
 
 def v1(client, method, path, body=None, **kw):
@@ -33,26 +38,40 @@ def _op_id(resp) -> str:
 
 def test_create_show_list_in_v1_shape(client):
     pkg = make_package()
-    resp = v1(client, 'POST', '/vnf_instances', {
-        'vnfdId': 'vnfd-1', 'vnfInstanceName': 'n', 'metadata': {'m': 1},
-        'vimConnectionInfo': VIM})
+    resp = v1(
+        client,
+        'POST',
+        '/vnf_instances',
+        {
+            'vnfdId': 'vnfd-1',
+            'vnfInstanceName': 'n',
+            'metadata': {'m': 1},
+            'vimConnectionInfo': VIM,
+        },
+    )
     assert resp.status_int == 201, resp.body
     assert resp.headers['Version'] == '1.3.0'
     body = json_of(resp)
-    href = f"http://localhost/vnflcm/v1/vnf_instances/{body['id']}"
+    href = f'http://localhost/vnflcm/v1/vnf_instances/{body["id"]}'
     assert resp.headers['Location'] == href
     assert body['vnfPkgId'] == pkg['id']
-    assert body['vimConnectionInfo'] == [{
-        'id': 'vim1', 'vimType': 'VNFM.NOOP.V_1',
-        'accessInfo': {'username': 'admin', 'password': '********'}}]
-    assert body['_links'] == {'self': {'href': href}, 'instantiate': {
-        'href': f'{href}/instantiate'}}
+    assert body['vimConnectionInfo'] == [
+        {
+            'id': 'vim1',
+            'vimType': 'VNFM.NOOP.V_1',
+            'accessInfo': {'username': 'admin', 'password': '********'},
+        }
+    ]
+    assert body['_links'] == {
+        'self': {'href': href},
+        'instantiate': {'href': f'{href}/instantiate'},
+    }
     row = db.instance_get(body['id'])
     assert row['api_version'] == '1'
     assert set(row['vim_connection_info']) == {'vim1'}  # stored as the map
     assert 'SECRET' not in str(row)
 
-    assert json_of(v1(client, 'GET', f"/vnf_instances/{body['id']}")) == body
+    assert json_of(v1(client, 'GET', f'/vnf_instances/{body["id"]}')) == body
     listed = json_of(v1(client, 'GET', '/vnf_instances'))
     assert [i['vnfPkgId'] for i in listed] == [pkg['id']]
     assert 'vimConnectionInfo' not in listed[0]
@@ -62,11 +81,13 @@ def test_create_show_list_in_v1_shape(client):
 
 
 def test_v2_instances_are_shown_in_v1_shape(client):
-    inst = make_instance(make_package(), vim_connection_info={
-        'k8s': {'vimType': 'kubernetes'}})
-    shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
-    assert shown['vimConnectionInfo'] == [{'id': 'k8s',
-                                          'vimType': 'kubernetes'}]
+    inst = make_instance(
+        make_package(), vim_connection_info={'k8s': {'vimType': 'kubernetes'}}
+    )
+    shown = json_of(v1(client, 'GET', f'/vnf_instances/{inst["id"]}'))
+    assert shown['vimConnectionInfo'] == [
+        {'id': 'k8s', 'vimType': 'kubernetes'}
+    ]
 
 
 def test_create_errors_are_problem_details(client):
@@ -76,15 +97,25 @@ def test_create_errors_are_problem_details(client):
     assert resp.headers['Version'] == '1.3.0'
     assert 'nope' in json_of(resp)['detail']
     # A v2-shaped vimConnectionInfo is not a v1 request.
-    resp = v1(client, 'POST', '/vnf_instances', {
-        'vnfdId': 'vnfd-1', 'vimConnectionInfo': {'vim1': VIM[0]}})
+    resp = v1(
+        client,
+        'POST',
+        '/vnf_instances',
+        {'vnfdId': 'vnfd-1', 'vimConnectionInfo': {'vim1': VIM[0]}},
+    )
     assert resp.status_int == 400
     assert resp.headers['Version'] == '1.3.0'
 
 
-@pytest.mark.parametrize('headers, status', [
-    ({}, 200), ({'Version': '1.0.0'}, 200), ({'Version': '2.0.0'}, 406),
-    ({'Version': 'one'}, 400)])
+@pytest.mark.parametrize(
+    'headers, status',
+    [
+        ({}, 200),
+        ({'Version': '1.0.0'}, 200),
+        ({'Version': '2.0.0'}, 406),
+        ({'Version': 'one'}, 400),
+    ],
+)
 def test_version_header(client, headers, status):
     resp = client.request('GET', '/vnflcm/v1/vnf_instances', headers=headers)
     assert resp.status_int == status
@@ -94,16 +125,20 @@ def test_version_header(client, headers, status):
 def test_api_versions(client):
     assert json_of(client.request('GET', '/vnflcm/v1/api_versions')) == {
         'uriPrefix': '/vnflcm/v1',
-        'apiVersions': [{'version': '1.3.0', 'isDeprecated': False}]}
+        'apiVersions': [{'version': '1.3.0', 'isDeprecated': False}],
+    }
     listed = json_of(client.request('GET', '/vnflcm/api_versions'))
-    assert [v['version'] for v in listed['apiVersions']] == ['1.3.0',
-                                                             '2.0.0']
+    assert [v['version'] for v in listed['apiVersions']] == ['1.3.0', '2.0.0']
 
 
 def test_instantiate_stores_the_v2_form(client, rpc):
     inst = make_instance(make_package())
-    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/instantiate",
-              {'flavourId': 'simple', 'vimConnectionInfo': VIM})
+    resp = v1(
+        client,
+        'POST',
+        f'/vnf_instances/{inst["id"]}/instantiate',
+        {'flavourId': 'simple', 'vimConnectionInfo': VIM},
+    )
     op_id = _op_id(resp)
     assert resp.headers['Version'] == '1.3.0'
     assert rpc.calls == [('start_lcm_op', (op_id,))]
@@ -112,66 +147,126 @@ def test_instantiate_stores_the_v2_form(client, rpc):
     assert set(row['operation_params']['vimConnectionInfo']) == {'vim1'}
     assert 'SECRET' not in str(row['operation_params'])
     shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{op_id}'))
-    assert shown['operationParams']['vimConnectionInfo'] == [{
-        'id': 'vim1', 'vimType': 'VNFM.NOOP.V_1',
-        'accessInfo': {'username': 'admin', 'password': '********'}}]
+    assert shown['operationParams']['vimConnectionInfo'] == [
+        {
+            'id': 'vim1',
+            'vimType': 'VNFM.NOOP.V_1',
+            'accessInfo': {'username': 'admin', 'password': '********'},
+        }
+    ]
     assert shown['_links']['vnfInstance']['href'].endswith(
-        f"/vnflcm/v1/vnf_instances/{inst['id']}")
+        f'/vnflcm/v1/vnf_instances/{inst["id"]}'
+    )
     # The flavour is checked as in v2.
     inst = make_instance(make_package('vnfd-2'))
-    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/instantiate",
-              {'flavourId': 'huge'})
+    resp = v1(
+        client,
+        'POST',
+        f'/vnf_instances/{inst["id"]}/instantiate',
+        {'flavourId': 'huge'},
+    )
     assert resp.status_int == 422
 
 
-@pytest.mark.parametrize('task, body, operation', [
-    ('terminate', {'terminationType': 'GRACEFUL'}, 'TERMINATE'),
-    ('scale', {'type': 'SCALE_OUT', 'aspectId': 'a'}, 'SCALE'),
-    ('change_ext_conn', {'extVirtualLinks': [{
-        'id': 'ext1', 'resourceId': 'net', 'extCps': [
-            {'cpdId': 'CP1', 'cpConfig': [{'linkPortId': 'p'}]}]}]},
-     'CHANGE_EXT_CONN'),
-])
-def test_tasks_on_an_instantiated_instance(client, driver_supports, task,
-                                           body, operation):
+@pytest.mark.parametrize(
+    'task, body, operation',
+    [
+        ('terminate', {'terminationType': 'GRACEFUL'}, 'TERMINATE'),
+        ('scale', {'type': 'SCALE_OUT', 'aspectId': 'a'}, 'SCALE'),
+        (
+            'change_ext_conn',
+            {
+                'extVirtualLinks': [
+                    {
+                        'id': 'ext1',
+                        'resourceId': 'net',
+                        'extCps': [
+                            {'cpdId': 'CP1', 'cpConfig': [{'linkPortId': 'p'}]}
+                        ],
+                    }
+                ]
+            },
+            'CHANGE_EXT_CONN',
+        ),
+    ],
+)
+def test_tasks_on_an_instantiated_instance(
+    client, driver_supports, task, body, operation
+):
     driver_supports('CHANGE_EXT_CONN')
     inst = make_instance(make_package(), state='INSTANTIATED')
-    op_id = _op_id(v1(client, 'POST', f"/vnf_instances/{inst['id']}/{task}",
-                      body))
+    op_id = _op_id(
+        v1(client, 'POST', f'/vnf_instances/{inst["id"]}/{task}', body)
+    )
     row = db.op_get(op_id)
     assert row['operation'] == operation
     shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{op_id}'))
     assert shown['operationParams'] == body  # as the client sent it
     # Not on a NOT_INSTANTIATED one.
     other = make_instance(make_package('vnfd-2'))
-    assert v1(client, 'POST', f"/vnf_instances/{other['id']}/{task}",
-              body).status_int == 409
+    assert (
+        v1(
+            client, 'POST', f'/vnf_instances/{other["id"]}/{task}', body
+        ).status_int
+        == 409
+    )
 
 
 def test_heal_names_vnfc_resources(client):
-    inst = make_instance(make_package(), state='INSTANTIATED',
-                         instantiated_vnf_info={
-                             'vnfcResourceInfo': [{'id': 'r1'}],
-                             'vnfcInfo': [{'id': 'VDU1-r1',
-                                           'vnfcResourceInfoId': 'r1'}]})
-    op_id = _op_id(v1(client, 'POST', f"/vnf_instances/{inst['id']}/heal",
-                      {'vnfcInstanceId': ['r1']}))
+    inst = make_instance(
+        make_package(),
+        state='INSTANTIATED',
+        instantiated_vnf_info={
+            'vnfcResourceInfo': [{'id': 'r1'}],
+            'vnfcInfo': [{'id': 'VDU1-r1', 'vnfcResourceInfoId': 'r1'}],
+        },
+    )
+    op_id = _op_id(
+        v1(
+            client,
+            'POST',
+            f'/vnf_instances/{inst["id"]}/heal',
+            {'vnfcInstanceId': ['r1']},
+        )
+    )
     assert db.op_get(op_id)['operation_params']['vnfcInstanceId'] == [
-        'VDU1-r1']
-    db.op_update(op_id, {'operation_state': 'COMPLETED',
-                         'active_instance_id': None})
-    assert v1(client, 'POST', f"/vnf_instances/{inst['id']}/heal",
-              {'vnfcInstanceId': ['nope']}).status_int == 400
+        'VDU1-r1'
+    ]
+    db.op_update(
+        op_id, {'operation_state': 'COMPLETED', 'active_instance_id': None}
+    )
+    assert (
+        v1(
+            client,
+            'POST',
+            f'/vnf_instances/{inst["id"]}/heal',
+            {'vnfcInstanceId': ['nope']},
+        ).status_int
+        == 400
+    )
 
 
 def test_modify_with_vnf_pkg_id(client):
-    inst = make_instance(make_package(), state='INSTANTIATED',
-                         vim_connection_info={'old': {'vimType': 't'}})
+    inst = make_instance(
+        make_package(),
+        state='INSTANTIATED',
+        vim_connection_info={'old': {'vimType': 't'}},
+    )
     new = make_package('vnfd-2')
-    op_id = _op_id(v1(client, 'PATCH', f"/vnf_instances/{inst['id']}", {
-        'vnfInstanceName': 'x', 'vnfPkgId': new['id'],
-        'vimConnectionInfo': VIM, 'vimConnectionInfoDeleteIds': ['old']},
-        content_type='application/merge-patch+json'))
+    op_id = _op_id(
+        v1(
+            client,
+            'PATCH',
+            f'/vnf_instances/{inst["id"]}',
+            {
+                'vnfInstanceName': 'x',
+                'vnfPkgId': new['id'],
+                'vimConnectionInfo': VIM,
+                'vimConnectionInfoDeleteIds': ['old'],
+            },
+            content_type='application/merge-patch+json',
+        )
+    )
     params = db.op_get(op_id)['operation_params']
     assert params['vnfdId'] == 'vnfd-2' and params['vnfPkgId'] == new['id']
     assert params['vimConnectionInfo']['old'] is None
@@ -180,32 +275,39 @@ def test_modify_with_vnf_pkg_id(client):
     assert shown['operation'] == 'MODIFY_INFO'
 
 
-@pytest.mark.parametrize('body', [
-    {'vnfPkgId': 'no-such-package'},
-    {'vnfPkgId': 'PKG', 'vnfdId': 'vnfd-1'},
-])
+@pytest.mark.parametrize(
+    'body',
+    [
+        {'vnfPkgId': 'no-such-package'},
+        {'vnfPkgId': 'PKG', 'vnfdId': 'vnfd-1'},
+    ],
+)
 def test_modify_with_a_wrong_package(client, body):
     inst = make_instance(make_package())
     new = make_package('vnfd-2')
     body = {k: (new['id'] if v == 'PKG' else v) for k, v in body.items()}
-    resp = v1(client, 'PATCH', f"/vnf_instances/{inst['id']}", body)
+    resp = v1(client, 'PATCH', f'/vnf_instances/{inst["id"]}', body)
     assert resp.status_int == 422, resp.body
     assert db.op_list() == []
 
 
 def test_delete(client):
     inst = make_instance(make_package(usage='IN_USE'))
-    assert v1(client, 'DELETE', f"/vnf_instances/{inst['id']}"
-              ).status_int == 204
-    assert v1(client, 'GET', f"/vnf_instances/{inst['id']}"
-              ).status_int == 404
+    assert (
+        v1(client, 'DELETE', f'/vnf_instances/{inst["id"]}').status_int == 204
+    )
+    assert v1(client, 'GET', f'/vnf_instances/{inst["id"]}').status_int == 404
 
 
 @pytest.fixture
 def failed(database):
     inst = make_instance(make_package(), state='INSTANTIATED')
-    return make_op(inst, state='FAILED_TEMP', operation='HEAL',
-                   error={'status': 500, 'detail': 'boom'})
+    return make_op(
+        inst,
+        state='FAILED_TEMP',
+        operation='HEAL',
+        error={'status': 500, 'detail': 'boom'},
+    )
 
 
 def test_op_list_and_show(client, failed):
@@ -213,17 +315,24 @@ def test_op_list_and_show(client, failed):
     assert [o['id'] for o in listed] == [failed['id']]
     assert 'operationParams' not in listed[0]
     assert listed[0]['_links']['self']['href'].startswith(
-        'http://localhost/vnflcm/v1/')
-    shown = json_of(v1(client, 'GET', f"/vnf_lcm_op_occs/{failed['id']}"))
+        'http://localhost/vnflcm/v1/'
+    )
+    shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{failed["id"]}'))
     assert shown['error']['detail'] == 'boom'
-    assert set(shown['_links']) == {'self', 'vnfInstance', 'retry',
-                                    'rollback', 'fail'}
+    assert set(shown['_links']) == {
+        'self',
+        'vnfInstance',
+        'retry',
+        'rollback',
+        'fail',
+    }
 
 
-@pytest.mark.parametrize('task, state', [('retry', 'PROCESSING'),
-                                         ('rollback', 'ROLLING_BACK')])
+@pytest.mark.parametrize(
+    'task, state', [('retry', 'PROCESSING'), ('rollback', 'ROLLING_BACK')]
+)
 def test_retry_and_rollback(client, rpc, failed, task, state):
-    resp = v1(client, 'POST', f"/vnf_lcm_op_occs/{failed['id']}/{task}")
+    resp = v1(client, 'POST', f'/vnf_lcm_op_occs/{failed["id"]}/{task}')
     assert _op_id(resp) == failed['id']
     assert db.op_get(failed['id'])['operation_state'] == state
     assert rpc.calls == [('start_lcm_op', (failed['id'],))]
@@ -231,30 +340,43 @@ def test_retry_and_rollback(client, rpc, failed, task, state):
 
 def test_fail_and_cancel(client, failed):
     # The client's cancel sends a body and no Version header.
-    resp = client.request('POST', f"/vnflcm/v1/vnf_lcm_op_occs/"
-                          f"{failed['id']}/cancel", {'cancelMode': 'FORCEFUL'})
+    resp = client.request(
+        'POST',
+        f'/vnflcm/v1/vnf_lcm_op_occs/{failed["id"]}/cancel',
+        {'cancelMode': 'FORCEFUL'},
+    )
     assert resp.status_int == 409
-    resp = v1(client, 'POST', f"/vnf_lcm_op_occs/{failed['id']}/fail")
+    resp = v1(client, 'POST', f'/vnf_lcm_op_occs/{failed["id"]}/fail')
     assert resp.status_int == 200
     body = json_of(resp)
     assert body['operationState'] == 'FAILED'
     assert body['_links']['self']['href'].startswith(
-        'http://localhost/vnflcm/v1/')
-    assert v1(client, 'POST', f"/vnf_lcm_op_occs/{failed['id']}/retry"
-              ).status_int == 409
+        'http://localhost/vnflcm/v1/'
+    )
+    assert (
+        v1(client, 'POST', f'/vnf_lcm_op_occs/{failed["id"]}/retry').status_int
+        == 409
+    )
 
 
 def test_subscriptions(client, receiver):
-    sub = {'callbackUri': receiver.url, 'authentication': {
-        'authType': ['BASIC'],
-        'paramsBasic': {'userName': 'u', 'password': 'SECRET'}}}
+    sub = {
+        'callbackUri': receiver.url,
+        'authentication': {
+            'authType': ['BASIC'],
+            'paramsBasic': {'userName': 'u', 'password': 'SECRET'},
+        },
+    }
     resp = v1(client, 'POST', '/subscriptions', sub)
     assert resp.status_int == 201
     body = json_of(resp)
-    href = f"http://localhost/vnflcm/v1/subscriptions/{body['id']}"
+    href = f'http://localhost/vnflcm/v1/subscriptions/{body["id"]}'
     assert resp.headers['Location'] == href
-    assert body == {'id': body['id'], 'callbackUri': receiver.url,
-                    '_links': {'self': {'href': href}}}
+    assert body == {
+        'id': body['id'],
+        'callbackUri': receiver.url,
+        '_links': {'self': {'href': href}},
+    }
     # The callbackUri was tested with the v1 API version.
     assert [t['headers']['Version'] for t in receiver.tests] == ['1.3.0']
     assert registry.subscription_get(body['id'])['api_version'] == '1'
@@ -265,73 +387,134 @@ def test_subscriptions(client, receiver):
     v2 = client.lcm('POST', '/subscriptions', sub)
     assert v2.status_int == 201
     v2_id = json_of(v2)['id']
-    assert [s['id'] for s in json_of(v1(client, 'GET', '/subscriptions'))
-            ] == [body['id']]
+    assert [s['id'] for s in json_of(v1(client, 'GET', '/subscriptions'))] == [
+        body['id']
+    ]
     assert v1(client, 'GET', f'/subscriptions/{v2_id}').status_int == 404
-    assert json_of(v1(client, 'GET', f"/subscriptions/{body['id']}")) == body
-    assert v1(client, 'DELETE', f"/subscriptions/{body['id']}"
-              ).status_int == 204
+    assert json_of(v1(client, 'GET', f'/subscriptions/{body["id"]}')) == body
+    assert (
+        v1(client, 'DELETE', f'/subscriptions/{body["id"]}').status_int == 204
+    )
     assert v1(client, 'GET', '/subscriptions').body == b'[]'
 
 
 def test_v1_policy_rules_are_tackers_names(client):
     names = {r.name for r in policies.list_rules()}
-    for rule in ('create', 'index', 'show', 'delete', 'update_vnf',
-                 'instantiate', 'terminate', 'heal', 'scale',
-                 'scale_to_level', 'operate',
-                 'change_ext_conn', 'list_lcm_op_occs', 'show_lcm_op_occs',
-                 'retry', 'rollback', 'fail', 'cancel', 'api_versions'):
+    for rule in (
+        'create',
+        'index',
+        'show',
+        'delete',
+        'update_vnf',
+        'instantiate',
+        'terminate',
+        'heal',
+        'scale',
+        'scale_to_level',
+        'operate',
+        'change_ext_conn',
+        'list_lcm_op_occs',
+        'show_lcm_op_occs',
+        'retry',
+        'rollback',
+        'fail',
+        'cancel',
+        'api_versions',
+    ):
         assert f'os_nfv_orchestration_api:vnf_instances:{rule}' in names
-    policies.get_enforcer().set_rules(policy.Rules.from_dict(
-        {'os_nfv_orchestration_api:vnf_instances:index': '!'}),
-        overwrite=False, use_conf=False)
+    policies.get_enforcer().set_rules(
+        policy.Rules.from_dict(
+            {'os_nfv_orchestration_api:vnf_instances:index': '!'}
+        ),
+        overwrite=False,
+        use_conf=False,
+    )
     assert v1(client, 'GET', '/vnf_instances').status_int == 403
     assert client.lcm('GET', '/vnf_instances').status_int == 200
 
 
 @pytest.mark.parametrize('vim_type', ['kubernetes', 'ETSINFV.KUBERNETES.V_1'])
 def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
-        client, rpc, vim_type):
+    client, rpc, vim_type
+):
     """Tacker's v1 user guides give vimType ``kubernetes``."""
     inst = make_instance(make_package())
     vim = [{'id': 'k8s', 'vimId': 'vim-1', 'vimType': vim_type}]
-    op_id = _op_id(v1(client, 'POST',
-                      f"/vnf_instances/{inst['id']}/instantiate",
-                      {'flavourId': 'simple', 'vimConnectionInfo': vim}))
+    op_id = _op_id(
+        v1(
+            client,
+            'POST',
+            f'/vnf_instances/{inst["id"]}/instantiate',
+            {'flavourId': 'simple', 'vimConnectionInfo': vim},
+        )
+    )
     shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{op_id}'))
     assert shown['operationParams']['vimConnectionInfo'] == vim
-    db.instance_update(inst['id'], {
-        'instantiation_state': 'INSTANTIATED', 'vim_connection_info':
-        db.op_get(op_id)['operation_params']['vimConnectionInfo']})
-    db.op_update(op_id, {'operation_state': 'COMPLETED',
-                         'active_instance_id': None})
-    shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
+    db.instance_update(
+        inst['id'],
+        {
+            'instantiation_state': 'INSTANTIATED',
+            'vim_connection_info': db.op_get(op_id)['operation_params'][
+                'vimConnectionInfo'
+            ],
+        },
+    )
+    db.op_update(
+        op_id, {'operation_state': 'COMPLETED', 'active_instance_id': None}
+    )
+    shown = json_of(v1(client, 'GET', f'/vnf_instances/{inst["id"]}'))
     assert shown['vimConnectionInfo'] == vim
-    assert set(shown['_links']) == {'self', 'terminate', 'scale',
-                                    'scaleToLevel', 'heal', 'operate'}
+    assert set(shown['_links']) == {
+        'self',
+        'terminate',
+        'scale',
+        'scaleToLevel',
+        'heal',
+        'operate',
+    }
 
 
 def test_tacker_openstack_vim_type_without_its_driver_is_422(client, rpc):
     inst = make_instance(make_package())
-    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/instantiate", {
-        'flavourId': 'simple',
-        'vimConnectionInfo': [{'id': 'os', 'vimType': 'openstack'}]})
+    resp = v1(
+        client,
+        'POST',
+        f'/vnf_instances/{inst["id"]}/instantiate',
+        {
+            'flavourId': 'simple',
+            'vimConnectionInfo': [{'id': 'os', 'vimType': 'openstack'}],
+        },
+    )
     assert resp.status_int == 422
     assert resp.headers['Version'] == '1.3.0'
     assert json_of(resp)['detail'] == (
         'vimConnectionInfo: vimType openstack is not served by any enabled '
         'infra driver (served: ETSINFV.KUBERNETES.V_1, VNFM.NOOP.V_1, '
-        'kubernetes; [infra] enabled_infra_drivers: noop, kubernetes).')
+        'kubernetes; [infra] enabled_infra_drivers: noop, kubernetes).'
+    )
     assert db.op_list() == [] and rpc.calls == []
 
 
 def test_change_ext_conn_no_driver_runs_is_409(client, rpc):
     inst = make_instance(make_package(), state='INSTANTIATED')
-    shown = json_of(v1(client, 'GET', f"/vnf_instances/{inst['id']}"))
+    shown = json_of(v1(client, 'GET', f'/vnf_instances/{inst["id"]}'))
     assert 'changeExtConn' not in shown['_links']
-    resp = v1(client, 'POST', f"/vnf_instances/{inst['id']}/change_ext_conn",
-              {'extVirtualLinks': [{'id': 'e', 'resourceId': 'n', 'extCps': [
-                  {'cpdId': 'CP1', 'cpConfig': [{'linkPortId': 'p'}]}]}]})
+    resp = v1(
+        client,
+        'POST',
+        f'/vnf_instances/{inst["id"]}/change_ext_conn',
+        {
+            'extVirtualLinks': [
+                {
+                    'id': 'e',
+                    'resourceId': 'n',
+                    'extCps': [
+                        {'cpdId': 'CP1', 'cpConfig': [{'linkPortId': 'p'}]}
+                    ],
+                }
+            ]
+        },
+    )
     assert resp.status_int == 409
     assert 'CHANGE_EXT_CONN is not supported' in json_of(resp)['detail']
     assert db.op_list() == [] and rpc.calls == []

@@ -35,8 +35,8 @@ _pause = threading.Event()  # never set: wait() is an interruptible sleep
 def ref(obj: dict[str, Any]) -> str:
     """``Kind namespace/name`` of an object, for messages."""
     meta = obj.get('metadata') or {}
-    ns = f"{meta['namespace']}/" if meta.get('namespace') else ''
-    return f"{obj.get('kind')} {ns}{meta.get('name')}"
+    ns = f'{meta["namespace"]}/' if meta.get('namespace') else ''
+    return f'{obj.get("kind")} {ns}{meta.get("name")}'
 
 
 class KubeClient:
@@ -347,7 +347,7 @@ def _blocked(namespace: str, name: str, err: errors.KubernetesError) -> str:
         if budget
         else 'a PodDisruptionBudget'
     )
-    why = f" ({'; '.join(err.causes)})" if err.causes else ''
+    why = f' ({"; ".join(err.causes)})' if err.causes else ''
     pod = f'Pod {namespace}/{name}'
     return f'waiting for eviction of {pod}, blocked by {by}{why}'
 

@@ -137,9 +137,9 @@ class Connection:
     ) -> str | None:
         """Authorization header of accessInfo (or client cert files)."""
         if access.get('bearer_token'):
-            return f"Bearer {access['bearer_token']}"
+            return f'Bearer {access["bearer_token"]}'
         if access.get('username') and access.get('password') is not None:
-            pair = f"{access['username']}:{access['password']}".encode()
+            pair = f'{access["username"]}:{access["password"]}'.encode()
             return 'Basic ' + base64.b64encode(pair).decode()
         if access.get('client_cert') and access.get('client_key'):
             conf.cert_file = self._keep(

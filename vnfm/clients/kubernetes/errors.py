@@ -100,7 +100,7 @@ def from_status(status: int, body: Any, what: str) -> KubernetesError:
     message = api_message(body) or 'no message'
     causes = api_causes(body)
     if causes:
-        message += f" ({'; '.join(causes)})"
+        message += f' ({"; ".join(causes)})'
     detail = f'Kubernetes API: {what}: HTTP {status}: {message}'
     err = _by_status(status, detail)
     err.http_status = status

@@ -73,7 +73,7 @@ def deployment(obj: Obj, st: Obj) -> Ready:
         ):
             return (
                 False,
-                f"progress deadline exceeded: {cond.get('message', '')}",
+                f'progress deadline exceeded: {cond.get("message", "")}',
             )
     want, updated = _replicas(obj), int(st.get('updatedReplicas') or 0)
     if updated < want:
@@ -81,13 +81,13 @@ def deployment(obj: Obj, st: Obj) -> Ready:
     if int(st.get('replicas') or 0) > updated:
         return (
             False,
-            f"{int(st['replicas']) - updated} old replicas pending "
+            f'{int(st["replicas"]) - updated} old replicas pending '
             'termination',
         )
     if int(st.get('availableReplicas') or 0) < updated:
         return (
             False,
-            f"{int(st.get('availableReplicas') or 0)} of {updated} updated "
+            f'{int(st.get("availableReplicas") or 0)} of {updated} updated '
             'replicas available',
         )
     return True, ''
@@ -107,7 +107,7 @@ def statefulset(obj: Obj, st: Obj) -> Ready:
     ):
         return (
             False,
-            f"{int(st.get('updatedReplicas') or 0)} of {_replicas(obj)} "
+            f'{int(st.get("updatedReplicas") or 0)} of {_replicas(obj)} '
             'replicas updated',
         )
     return True, ''
@@ -144,7 +144,7 @@ def pod(obj: dict[str, Any]) -> Ready:
             if cond.get('status') == 'True':
                 return True, ''
             return False, cond.get('reason') or 'not Ready'
-    return False, f"phase {st.get('phase') or 'Pending'}"
+    return False, f'phase {st.get("phase") or "Pending"}'
 
 
 def job(obj: dict[str, Any]) -> Ready:
@@ -188,8 +188,8 @@ def pod_failure(obj: dict[str, Any]) -> str | None:
     ):
         waiting = (cs.get('state') or {}).get('waiting') or {}
         if waiting.get('reason') in FATAL_WAITING:
-            message = waiting.get('message') or f"container {cs.get('name')}"
-            return f"Pod {name}: {waiting['reason']} ({message})"
+            message = waiting.get('message') or f'container {cs.get("name")}'
+            return f'Pod {name}: {waiting["reason"]} ({message})'
     return None
 
 
@@ -198,8 +198,8 @@ def job_failure(obj: dict[str, Any]) -> str | None:
     for cond in (obj.get('status') or {}).get('conditions') or []:
         if cond.get('type') == 'Failed' and cond.get('status') == 'True':
             return (
-                f"Job {obj['metadata']['name']}: "
-                f"{cond.get('reason', 'Failed')} "
-                f"({cond.get('message', '')})"
+                f'Job {obj["metadata"]["name"]}: '
+                f'{cond.get("reason", "Failed")} '
+                f'({cond.get("message", "")})'
             )
     return None

@@ -92,7 +92,7 @@ def _observed(workload: Obj) -> bool:
 
 def _images(pod_spec: Obj) -> dict[str, str]:
     return {
-        f"{lst}/{c.get('name')}": c.get('image', '')
+        f'{lst}/{c.get("name")}': c.get('image', '')
         for lst in _CONTAINER_LISTS
         for c in pod_spec.get(lst) or []
     }
@@ -116,8 +116,12 @@ def outdated(workload: Obj, pod: Obj, objects: Iterable[Obj]) -> bool:
     if kind == 'Pod':
         return False
     labels = (pod.get('metadata') or {}).get('labels') or {}
-    if (kind == 'StatefulSet' and st.get('updateRevision')
-            and _observed(workload) and REVISION_LABEL in labels):
+    if (
+        kind == 'StatefulSet'
+        and st.get('updateRevision')
+        and _observed(workload)
+        and REVISION_LABEL in labels
+    ):
         return labels[REVISION_LABEL] != st['updateRevision']
     if kind == 'Deployment':
         want = _annotations(workload).get(DEPLOYMENT_REVISION)
@@ -222,7 +226,7 @@ class ReadyCheck:
         if gone:
             return (
                 False,
-                f"Pod {gone[0]['metadata']['name']} (uid {_uid(gone[0])}) "
+                f'Pod {gone[0]["metadata"]["name"]} (uid {_uid(gone[0])}) '
                 'is still there',
             )
         want = desired_pods(live)

@@ -28,16 +28,16 @@ from vnfm.objects import infra
 class InfraContext:
     """Everything an infra driver needs for one LCM step."""
 
-    operation: str                  # LcmOperationType, e.g. 'INSTANTIATE'
-    vnf_instance: dict[str, Any]    # SOL VnfInstance (secrets masked)
-    request: dict[str, Any]         # the LCM request (operationParams)
-    vnfd: dict[str, Any]            # vnfm.csar.Vnfd.to_dict() of the package
+    operation: str  # LcmOperationType, e.g. 'INSTANTIATE'
+    vnf_instance: dict[str, Any]  # SOL VnfInstance (secrets masked)
+    request: dict[str, Any]  # the LCM request (operationParams)
+    vnfd: dict[str, Any]  # vnfm.csar.Vnfd.to_dict() of the package
     flavour_id: str | None
     # The vimConnectionInfo entries (id -> VimConnectionInfo) this driver
     # handles, secrets in clear.
     vim_connection_info: dict[str, dict[str, Any]]
     package: PackageFiles
-    deadline: float                 # time.monotonic() value
+    deadline: float  # time.monotonic() value
     work: dict[str, Any] = dataclasses.field(default_factory=dict)
     # CHANGE_VNFPKG: the target package and its VNFD.
     target_vnfd: dict[str, Any] | None = None
@@ -48,7 +48,8 @@ class InfraContext:
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise exceptions.DeadlineExceeded(
-                f'{self.operation} ran past its deadline.')
+                f'{self.operation} ran past its deadline.'
+            )
         return left
 
     def vim_connection(self) -> tuple[str, dict[str, Any]]:
@@ -83,11 +84,11 @@ class InfraResult:
 class SyncContext:
     """What an infra driver needs to compare an idle instance with its VIM."""
 
-    vnf_instance: dict[str, Any]    # SOL VnfInstance (secrets masked)
+    vnf_instance: dict[str, Any]  # SOL VnfInstance (secrets masked)
     # The vimConnectionInfo entries (id -> VimConnectionInfo) this driver
     # handles, secrets in clear.
     vim_connection_info: dict[str, dict[str, Any]]
-    deadline: float                 # time.monotonic() value
+    deadline: float  # time.monotonic() value
 
     def vim_connection(self) -> tuple[str, dict[str, Any]]:
         """The (id, VimConnectionInfo) the instance runs on."""
@@ -152,12 +153,14 @@ class InfraDriver(abc.ABC):
         """Start or stop the VNFCs (ctx.request is an OperateVnfRequest);
         only drivers that declare OPERATE implement it."""
         raise exceptions.OperationFailed(
-            f'The {type(self).__name__} cannot start or stop VNFCs.')
+            f'The {type(self).__name__} cannot start or stop VNFCs.'
+        )
 
     def rollback_operate(self, ctx: InfraContext) -> InfraResult:
         """Undo a failed operate (per ctx.work)."""
         raise exceptions.OperationFailed(
-            f'The {type(self).__name__} cannot start or stop VNFCs.')
+            f'The {type(self).__name__} cannot start or stop VNFCs.'
+        )
 
     def sync(self, ctx: SyncContext) -> dict[str, Any] | None:
         """The instance's instantiatedVnfInfo as the VIM has it now, when it
@@ -188,6 +191,7 @@ def heal_targets(info: dict[str, Any], wanted: list[str]) -> list[dict]:
     unknown = [w for w in wanted if w not in by_id]
     if unknown:
         raise exceptions.OperationFailed(
-            f"vnfcInstanceId {', '.join(unknown)} is not a VNFC of this VNF "
-            'instance.')
+            f'vnfcInstanceId {", ".join(unknown)} is not a VNFC of this VNF '
+            'instance.'
+        )
     return list({by_id[w]['id']: by_id[w] for w in wanted}.values())

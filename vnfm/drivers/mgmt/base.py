@@ -45,26 +45,33 @@ DISRUPTION_ALLOWED = 'vnfm_disruption_allowed'
 # Flags of one request, never merged into the instance's metadata.
 REQUEST_FLAGS = (DRY_RUN, DISRUPTION_ALLOWED)
 
-CHANGE_KEYS = frozenset({
-    'instantiatedVnfInfo', 'metadata', 'extensions',
-    'vnfConfigurableProperties', 'vimConnectionInfo', 'resourceChanges',
-    'changedInfo'})
+CHANGE_KEYS = frozenset(
+    {
+        'instantiatedVnfInfo',
+        'metadata',
+        'extensions',
+        'vnfConfigurableProperties',
+        'vimConnectionInfo',
+        'resourceChanges',
+        'changedInfo',
+    }
+)
 
 
 @dataclasses.dataclass
 class HookContext:
     """Everything a hook gets."""
 
-    hook: str                        # e.g. 'instantiate_end'
-    operation: str                   # LcmOperationType, e.g. 'INSTANTIATE'
-    vnf_instance: dict[str, Any]     # SOL VnfInstance (secrets masked)
-    vnf_lcm_op_occ: dict[str, Any]   # SOL VnfLcmOpOcc
-    request: dict[str, Any]          # the LCM request
+    hook: str  # e.g. 'instantiate_end'
+    operation: str  # LcmOperationType, e.g. 'INSTANTIATE'
+    vnf_instance: dict[str, Any]  # SOL VnfInstance (secrets masked)
+    vnf_lcm_op_occ: dict[str, Any]  # SOL VnfLcmOpOcc
+    request: dict[str, Any]  # the LCM request
     vim_connection_info: dict[str, dict[str, Any]]  # secrets in clear
-    vnfd: dict[str, Any]             # vnfm.csar.Vnfd.to_dict()
-    package: PackageFiles            # the package the hook comes from
-    definition: dict[str, Any]       # vnfm.csar.Hook.to_dict()
-    deadline: float                  # time.monotonic() value
+    vnfd: dict[str, Any]  # vnfm.csar.Vnfd.to_dict()
+    package: PackageFiles  # the package the hook comes from
+    definition: dict[str, Any]  # vnfm.csar.Hook.to_dict()
+    deadline: float  # time.monotonic() value
     # What this hook returned when it ran before (for rollback).
     previous: dict[str, Any] | None = None
     # A hook from the target package (modify with a new vnfdId, change
@@ -95,7 +102,8 @@ class HookContext:
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise exceptions.DeadlineExceeded(
-                f'{self.hook} hook ran past the deadline of {self.operation}.')
+                f'{self.hook} hook ran past the deadline of {self.operation}.'
+            )
         return left
 
 
@@ -111,8 +119,9 @@ class HookResult:
 
 
 def _true(value: Any) -> bool:
-    return value is True or (isinstance(value, str)
-                             and value.strip().lower() == 'true')
+    return value is True or (
+        isinstance(value, str) and value.strip().lower() == 'true'
+    )
 
 
 def is_dry_run(request: dict[str, Any]) -> bool:
@@ -122,20 +131,24 @@ def is_dry_run(request: dict[str, Any]) -> bool:
 
 def is_disruption_allowed(request: dict[str, Any]) -> bool:
     """Whether the request accepts disruption (delete, not evict, Pods)."""
-    return any(_true((request.get(k) or {}).get(DISRUPTION_ALLOWED))
-               for k in ('metadata', 'additionalParams'))
+    return any(
+        _true((request.get(k) or {}).get(DISRUPTION_ALLOWED))
+        for k in ('metadata', 'additionalParams')
+    )
 
 
 def check_changes(where: str, changes: Any) -> dict[str, Any]:
     """``changes`` if it is a dict of known keys; OperationFailed if not."""
     if not isinstance(changes, dict):
         raise exceptions.OperationFailed(
-            f'{where} returned changes that are not a JSON object.')
+            f'{where} returned changes that are not a JSON object.'
+        )
     unknown = sorted(set(changes) - CHANGE_KEYS)
     if unknown:
         raise exceptions.OperationFailed(
-            f"{where} returned unknown changes {', '.join(unknown)}; "
-            f"allowed: {', '.join(sorted(CHANGE_KEYS))}.")
+            f'{where} returned unknown changes {", ".join(unknown)}; '
+            f'allowed: {", ".join(sorted(CHANGE_KEYS))}.'
+        )
     return changes
 
 
@@ -150,7 +163,8 @@ class MgmtDriver:
         if method is None:
             raise exceptions.OperationFailed(
                 f'{ctx.hook} hook: built-in MgmtDriver {self.name} does not '
-                f'implement {ctx.hook}.')
+                f'implement {ctx.hook}.'
+            )
         return method(ctx)
 
     def rollback_hook(self, ctx: HookContext) -> HookResult:

@@ -19,8 +19,9 @@ NAMESPACE = 'vnfm.mgmt_drivers'
 SCRIPT = 'script'
 
 
-def find_hook(vnfd: Mapping[str, Any], flavour_id: str | None,
-              hook: str) -> dict[str, Any] | None:
+def find_hook(
+    vnfd: Mapping[str, Any], flavour_id: str | None, hook: str
+) -> dict[str, Any] | None:
     """The definition of ``hook`` for the flavour (else the VNFD's), or
     None when the VNFD declares no such hook."""
     flavour = (vnfd.get('flavours') or {}).get(flavour_id) or {}
@@ -38,8 +39,12 @@ class MgmtRunner:
     @classmethod
     def load(cls, names: Iterable[str]) -> MgmtRunner:
         """Load the named built-in drivers; DriverLoadError if one fails."""
-        return cls({name: loader.load_driver(NAMESPACE, name, base.MgmtDriver)
-                    for name in names})
+        return cls(
+            {
+                name: loader.load_driver(NAMESPACE, name, base.MgmtDriver)
+                for name in names
+            }
+        )
 
     def _driver_for(self, ctx: base.HookContext) -> base.MgmtDriver:
         builtin = ctx.definition.get('builtin')
@@ -47,12 +52,16 @@ class MgmtRunner:
         driver = self._drivers.get(name)
         if driver is not None:
             return driver
-        what = (f'built-in MgmtDriver {builtin!r}' if builtin
-                else f"script {ctx.definition.get('file')}")
+        what = (
+            f'built-in MgmtDriver {builtin!r}'
+            if builtin
+            else f'script {ctx.definition.get("file")}'
+        )
         raise exceptions.OperationFailed(
             f'{ctx.hook} hook: the VNFD names {what}, but {name!r} is not in '
             '[mgmt_driver] enabled_builtin_drivers (enabled: '
-            f"{', '.join(sorted(self._drivers)) or 'none'}).")
+            f'{", ".join(sorted(self._drivers)) or "none"}).'
+        )
 
     def run(self, ctx: base.HookContext) -> base.HookResult:
         """Run a hook; OperationFailed/DeadlineExceeded if it fails."""

@@ -59,7 +59,8 @@ class ScriptMgmtDriver(base.MgmtDriver):
         if not path or path not in ctx.package:
             raise exceptions.OperationFailed(
                 f'{where}: the script is not in package '
-                f'{ctx.package.package_id}.')
+                f'{ctx.package.package_id}.'
+            )
         _check_allowed(where, ctx.package.read(path))
         secrets = scrub.secret_values(ctx.vim_connection_info, ctx.request)
         with tempfile.TemporaryDirectory(prefix='vnfm-hook-') as tmp:
@@ -68,17 +69,27 @@ class ScriptMgmtDriver(base.MgmtDriver):
             os.mkdir(os.path.join(tmp, 'home'))
             ctx.package.extract_to(package_dir)
             doc = _document(ctx, package_dir)
-            rc, out, err = _run(where, _command(package_dir, path), doc,
-                                package_dir, _environment(tmp),
-                                min(ctx.remaining(),
-                                    CONF.mgmt_driver.script_timeout),
-                                secrets, op_id=ctx.vnf_lcm_op_occ.get('id'))
+            rc, out, err = _run(
+                where,
+                _command(package_dir, path),
+                doc,
+                package_dir,
+                _environment(tmp),
+                min(ctx.remaining(), CONF.mgmt_driver.script_timeout),
+                secrets,
+                op_id=ctx.vnf_lcm_op_occ.get('id'),
+            )
         if err.text:
-            LOG.info('%s (vnf instance %s) stderr:\n%s', where,
-                     ctx.vnf_instance.get('id'), err.text)
+            LOG.info(
+                '%s (vnf instance %s) stderr:\n%s',
+                where,
+                ctx.vnf_instance.get('id'),
+                err.text,
+            )
         if rc != 0:
             raise exceptions.OperationFailed(
-                f'{where} exited with {rc}: {err.tail()}')
+                f'{where} exited with {rc}: {err.tail()}'
+            )
         return base.HookResult(changes=_changes(where, out, secrets))
 
     def rollback_hook(self, ctx: base.HookContext) -> base.HookResult:
@@ -88,13 +99,15 @@ class ScriptMgmtDriver(base.MgmtDriver):
 
 def _check_allowed(where: str, script: bytes) -> None:
     digest = hashlib.sha256(script).hexdigest()
-    allowed = {d.strip().lower() for d in
-               CONF.mgmt_driver.allowed_script_sha256}
+    allowed = {
+        d.strip().lower() for d in CONF.mgmt_driver.allowed_script_sha256
+    }
     if CONF.mgmt_driver.allow_any_script or digest in allowed:
         return
     raise exceptions.OperationFailed(
         f'{where} is not allowed to run: its SHA-256 {digest} is not in '
-        '[mgmt_driver] allowed_script_sha256.')
+        '[mgmt_driver] allowed_script_sha256.'
+    )
 
 
 def _python() -> str:
@@ -110,21 +123,27 @@ def _command(package_dir: str, path: str) -> list[str]:
 
 
 def _environment(tmp: str) -> dict[str, str]:
-    env = {'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
-           'HOME': os.path.join(tmp, 'home'),
-           'LANG': os.environ.get('LANG', 'C.UTF-8')}
+    env = {
+        'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
+        'HOME': os.path.join(tmp, 'home'),
+        'LANG': os.environ.get('LANG', 'C.UTF-8'),
+    }
     env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
     return env
 
 
 def _document(ctx: base.HookContext, package_dir: str) -> bytes:
-    return json.dumps({
-        'hook': ctx.hook, 'operation': ctx.operation,
-        'vnf_instance': ctx.vnf_instance,
-        'vnf_lcm_op_occ': ctx.vnf_lcm_op_occ, 'request': ctx.request,
-        'package_dir': package_dir,
-        'vim_connection_info': ctx.vim_connection_info,
-    }).encode('utf-8')
+    return json.dumps(
+        {
+            'hook': ctx.hook,
+            'operation': ctx.operation,
+            'vnf_instance': ctx.vnf_instance,
+            'vnf_lcm_op_occ': ctx.vnf_lcm_op_occ,
+            'request': ctx.request,
+            'package_dir': package_dir,
+            'vim_connection_info': ctx.vim_connection_info,
+        }
+    ).encode('utf-8')
 
 
 def _text(data: bytes) -> str:
@@ -139,10 +158,12 @@ def _changes(where: str, out: bytes, secrets: set[str]) -> dict[str, Any]:
     except ValueError as e:
         raise exceptions.OperationFailed(
             f'{where} wrote output that is not JSON ({e}): '
-            f'{scrub.scrub(_text(out), secrets)[:200]}') from None
+            f'{scrub.scrub(_text(out), secrets)[:200]}'
+        ) from None
     if not isinstance(doc, dict):
         raise exceptions.OperationFailed(
-            f'{where} wrote JSON that is not an object.')
+            f'{where} wrote JSON that is not an object.'
+        )
     return base.check_changes(where, doc.get('changes', {}))
 
 
@@ -150,8 +171,9 @@ class _Capture(threading.Thread):
     """Reads a pipe to its end keeping at most ``limit`` bytes: the head
     (stdout: more is an error) or the tail (stderr: the latest lines)."""
 
-    def __init__(self, pipe: io.BufferedReader, limit: int,
-                 keep_tail: bool) -> None:
+    def __init__(
+        self, pipe: io.BufferedReader, limit: int, keep_tail: bool
+    ) -> None:
         super().__init__(daemon=True)
         self.pipe, self.limit, self.keep_tail = pipe, limit, keep_tail
         self.data = bytearray()
@@ -163,9 +185,9 @@ class _Capture(threading.Thread):
             if len(self.data) > self.limit:
                 self.overflow = True
                 if self.keep_tail:
-                    del self.data[:len(self.data) - self.limit]
+                    del self.data[: len(self.data) - self.limit]
                 else:
-                    del self.data[self.limit:]
+                    del self.data[self.limit :]
 
 
 def _feed(pipe: IO[bytes], data: bytes) -> None:
@@ -182,8 +204,11 @@ class Stderr:
 
     def __init__(self, data: bytes, cut: bool, secrets: set[str]) -> None:
         text = _text(data)
-        self.text = (scrub.scrub_cut(text, secrets) if cut
-                     else scrub.scrub(text, secrets))
+        self.text = (
+            scrub.scrub_cut(text, secrets)
+            if cut
+            else scrub.scrub(text, secrets)
+        )
         self.cut = cut
 
     def tail(self) -> str:
@@ -194,16 +219,28 @@ class Stderr:
         return f'[stderr cut, its last {len(tail)} characters follow] {tail}'
 
 
-def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
-         env: dict[str, str], timeout: float,
-         secrets: set[str],
-         op_id: str | None = None) -> tuple[int, bytes, Stderr]:
+def _run(
+    where: str,
+    cmd: list[str],
+    doc: bytes,
+    cwd: str,
+    env: dict[str, str],
+    timeout: float,
+    secrets: set[str],
+    op_id: str | None = None,
+) -> tuple[int, bytes, Stderr]:
     """Run ``cmd`` in its own process group; kill the group on timeout.
     While it runs, a FORCEFUL cancel of ``op_id`` can kill it
     (``processes``)."""
     proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
-        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+        cmd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
     processes.started(op_id, proc)
     try:
         return _wait(where, proc, doc, timeout, secrets)
@@ -211,16 +248,22 @@ def _run(where: str, cmd: list[str], doc: bytes, cwd: str,
         processes.finished(op_id, proc)
 
 
-def _wait(where: str, proc: subprocess.Popen, doc: bytes, timeout: float,
-          secrets: set[str]) -> tuple[int, bytes, Stderr]:
+def _wait(
+    where: str,
+    proc: subprocess.Popen,
+    doc: bytes,
+    timeout: float,
+    secrets: set[str],
+) -> tuple[int, bytes, Stderr]:
     limit = CONF.mgmt_driver.max_output_bytes
     # PIPE with the default buffering: buffered binary readers.
     assert isinstance(proc.stdout, io.BufferedReader)
     assert isinstance(proc.stderr, io.BufferedReader)
     out = _Capture(proc.stdout, limit, keep_tail=False)
     err = _Capture(proc.stderr, limit, keep_tail=True)
-    feeder = threading.Thread(target=_feed, args=(proc.stdin, doc),
-                              daemon=True)
+    feeder = threading.Thread(
+        target=_feed, args=(proc.stdin, doc), daemon=True
+    )
     for thread in (out, err, feeder):
         thread.start()
     try:
@@ -231,7 +274,8 @@ def _wait(where: str, proc: subprocess.Popen, doc: bytes, timeout: float,
         stderr = Stderr(bytes(err.data), err.overflow, secrets)
         raise exceptions.DeadlineExceeded(
             f'{where} did not finish within {timeout:.0f}s and was killed: '
-            f'{stderr.tail()}') from None
+            f'{stderr.tail()}'
+        ) from None
     # Children the script left behind may hold the pipes open.
     out.join(5)
     err.join(5)
@@ -239,7 +283,8 @@ def _wait(where: str, proc: subprocess.Popen, doc: bytes, timeout: float,
         _kill_group(proc)
     if out.overflow:
         raise exceptions.OperationFailed(
-            f'{where} wrote more than {limit} bytes to stdout.')
+            f'{where} wrote more than {limit} bytes to stdout.'
+        )
     return rc, bytes(out.data), Stderr(bytes(err.data), err.overflow, secrets)
 
 

@@ -35,31 +35,38 @@ def check_vim_types(body: dict, api_version: str) -> None:
         if not enabled.serves(sol):
             served = enabled.vim_types()
             if api_version == '1':
-                served += [k for k, v in vim.V1_VIM_TYPES.items()
-                           if v in served]
+                served += [
+                    k for k, v in vim.V1_VIM_TYPES.items() if v in served
+                ]
             raise exceptions.UnprocessableEntity(
                 f'vimConnectionInfo: vimType {given} is not served by any '
                 'enabled infra driver (served: '
-                f"{', '.join(served) or 'none'}; [infra] "
+                f'{", ".join(served) or "none"}; [infra] '
                 'enabled_infra_drivers: '
-                f"{', '.join(CONF.infra.enabled_infra_drivers) or 'none'}).")
+                f'{", ".join(CONF.infra.enabled_infra_drivers) or "none"}).'
+            )
 
 
-def require_operation(row: dict, operation: states.LcmOperation,
-                      body: dict | None = None) -> None:
+def require_operation(
+    row: dict, operation: states.LcmOperation, body: dict | None = None
+) -> None:
     """409 when no enabled infra driver of the instance (with the request's
     vimConnectionInfo) runs ``operation``."""
     if operation in _WITHOUT_INFRA:
         return
-    types = sorted({
-        *vnf_instance.vim_types(row.get('vim_connection_info')),
-        *vnf_instance.vim_types((body or {}).get('vimConnectionInfo'))})
+    types = sorted(
+        {
+            *vnf_instance.vim_types(row.get('vim_connection_info')),
+            *vnf_instance.vim_types((body or {}).get('vimConnectionInfo')),
+        }
+    )
     if operation.value in vnf_instance.enabled_infra().operations(types):
         return
     raise exceptions.Conflict(
-        f"{operation.value} is not supported for VNF instance {row['id']}: "
+        f'{operation.value} is not supported for VNF instance {row["id"]}: '
         'no enabled infra driver runs it'
-        + (f" on vimType {', '.join(types)}" if types else '')
+        + (f' on vimType {", ".join(types)}' if types else '')
         + ' ([infra] enabled_infra_drivers: '
-        f"{', '.join(CONF.infra.enabled_infra_drivers) or 'none'}). "
-        'Nothing was changed.')
+        f'{", ".join(CONF.infra.enabled_infra_drivers) or "none"}). '
+        'Nothing was changed.'
+    )

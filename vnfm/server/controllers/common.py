@@ -22,11 +22,14 @@ LOG = logging.getLogger(__name__)
 Fetch = Callable[[Iterable[str] | None, str | None], Iterable[dict]]
 
 
-def list_response(req: ApiRequest, fetch: Fetch,
-                  to_sol: Callable[[dict, str], dict],
-                  resource: sol013.Resource, page_size: int,
-                  light_columns: Iterable[str] | None = None
-                  ) -> webob.Response:
+def list_response(
+    req: ApiRequest,
+    fetch: Fetch,
+    to_sol: Callable[[dict, str], dict],
+    resource: sol013.Resource,
+    page_size: int,
+    light_columns: Iterable[str] | None = None,
+) -> webob.Response:
     """A SOL013 list: filtered, paged and selected, with a Link header to
     the next page when there is one.
 
@@ -37,21 +40,28 @@ def list_response(req: ApiRequest, fetch: Fetch,
     """
     try:
         params = req.GET
-        light = (light_columns is not None and
-                 sol013.default_view_suffices(params, resource))
-        rows = fetch(light_columns if light else None,
-                     params.get(sol013.MARKER))
+        light = light_columns is not None and sol013.default_view_suffices(
+            params, resource
+        )
+        rows = fetch(
+            light_columns if light else None, params.get(sol013.MARKER)
+        )
         url = req.base_url + req.path_info
         if light and set(params) <= {sol013.MARKER}:
             return _plain_list(req, rows, to_sol, page_size, url)
         items = (to_sol(r, req.base_url) for r in rows)
-        page, link = sol013.select(items, params, resource,
-                                   page_size=page_size,
-                                   max_items=CONF.api.max_list_items,
-                                   url=url)
+        page, link = sol013.select(
+            items,
+            params,
+            resource,
+            page_size=page_size,
+            max_items=CONF.api.max_list_items,
+            url=url,
+        )
     except UnicodeDecodeError:
         raise exceptions.BadRequest(
-            'The query string is not valid UTF-8.') from None
+            'The query string is not valid UTF-8.'
+        ) from None
     return http.json_response(page, headers={'Link': link} if link else None)
 
 
@@ -65,8 +75,12 @@ class FragmentCache:
     def __init__(self) -> None:
         self._items: dict[tuple, tuple[dict, bytes]] = {}
 
-    def fragments(self, rows: list[dict], base_url: str,
-                  to_sol: Callable[[dict, str], dict]) -> list[bytes]:
+    def fragments(
+        self,
+        rows: list[dict],
+        base_url: str,
+        to_sol: Callable[[dict, str], dict],
+    ) -> list[bytes]:
         """The JSON of ``to_sol(row)`` for each row."""
         if len(self._items) > self.MAX_ITEMS:
             self._items = {}  # deleted rows linger; start over
@@ -84,15 +98,18 @@ class FragmentCache:
 _cache = FragmentCache()
 
 
-def _plain_list(req: ApiRequest, rows: Iterable[dict],
-                to_sol: Callable[[dict, str], dict], page_size: int,
-                url: str) -> webob.Response:
+def _plain_list(
+    req: ApiRequest,
+    rows: Iterable[dict],
+    to_sol: Callable[[dict, str], dict],
+    page_size: int,
+    url: str,
+) -> webob.Response:
     page, more = sol013.take(rows, page_size, CONF.api.max_list_items)
     parts = _cache.fragments(page, req.base_url, to_sol)
     body = b'[' + b','.join(parts) + b']'
     # No charset (webob takes None; its stubs only allow a str).
-    resp = webob.Response(status=200, body=body,
-                          charset=None)  # type: ignore[arg-type]
+    resp = webob.Response(status=200, body=body, charset=None)  # type: ignore[arg-type]
     resp.headers['Content-Type'] = http.JSON
     if more:
         resp.headers['Link'] = sol013.next_link(url, req.GET, page[-1]['id'])
@@ -100,8 +117,7 @@ def _plain_list(req: ApiRequest, rows: Iterable[dict],
 
 
 def merge_patch(target: object, patch: object) -> object:
-    """RFC 7396 JSON merge patch of ``target`` with ``patch`` (a new value).
-    """
+    """RFC 7396 JSON merge patch of ``target`` with ``patch`` (a new value)."""
     if not isinstance(patch, dict):
         return patch
     out = dict(target) if isinstance(target, dict) else {}
@@ -120,5 +136,10 @@ def cast(req: ApiRequest, method: str, *args: object) -> None:
     try:
         getattr(req.rpc, method)(req.ctx, *args)
     except (oslo_messaging.MessagingException, OSError) as e:
-        LOG.warning('Cast %s%r not sent (%s); a conductor will find the '
-                    'work in the database.', method, args[:1], e)
+        LOG.warning(
+            'Cast %s%r not sent (%s); a conductor will find the '
+            'work in the database.',
+            method,
+            args[:1],
+            e,
+        )

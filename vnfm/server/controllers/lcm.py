@@ -25,19 +25,26 @@ _INSTANTIATED = vnf_instances.INSTANTIATED
 def _instance_in(req: ApiRequest, state: str) -> dict:
     row = vnf_instances.get_instance(req)
     if row['instantiation_state'] != state:
-        hint = ('terminate it first' if state == _NOT_INSTANTIATED
-                else 'instantiate it first')
+        hint = (
+            'terminate it first'
+            if state == _NOT_INSTANTIATED
+            else 'instantiate it first'
+        )
         raise exceptions.Conflict(
-            f"VNF instance {row['id']} is {row['instantiation_state']}; "
-            f"{hint}.")
+            f'VNF instance {row["id"]} is {row["instantiation_state"]}; '
+            f'{hint}.'
+        )
     return row
 
 
 def _vnfd(row: dict) -> dict:
     """The stored VNFD model of the instance's package ({} if unknown)."""
     try:
-        pkg = (db.package_get(row['vnf_pkg_id']) if row['vnf_pkg_id']
-               else db.package_get_by_vnfd_id(row['vnfd_id']))
+        pkg = (
+            db.package_get(row['vnf_pkg_id'])
+            if row['vnf_pkg_id']
+            else db.package_get_by_vnfd_id(row['vnfd_id'])
+        )
     except exceptions.NotFound:
         return {}
     return (pkg or {}).get('vnfd') or {}
@@ -52,16 +59,17 @@ def instantiate(req: ApiRequest) -> webob.Response:
     flavour = flavours.get(body['flavourId'])
     if flavours and flavour is None:
         raise exceptions.UnprocessableEntity(
-            f"flavourId {body['flavourId']} is not a flavour of VNFD "
-            f"{row['vnfd_id']}; it has {', '.join(sorted(flavours))}.")
+            f'flavourId {body["flavourId"]} is not a flavour of VNFD '
+            f'{row["vnfd_id"]}; it has {", ".join(sorted(flavours))}.'
+        )
     levels = (flavour or {}).get('instantiation_levels') or {}
     level = body.get('instantiationLevelId')
     if level is not None and levels and level not in levels:
         raise exceptions.UnprocessableEntity(
-            f"instantiationLevelId {level} is not a level of flavour "
-            f"{body['flavourId']}; it has {', '.join(sorted(levels))}.")
-    return vnf_instances.start_op(req, row, _OP.INSTANTIATE,
-                                  _NOT_INSTANTIATED)
+            f'instantiationLevelId {level} is not a level of flavour '
+            f'{body["flavourId"]}; it has {", ".join(sorted(levels))}.'
+        )
+    return vnf_instances.start_op(req, row, _OP.INSTANTIATE, _NOT_INSTANTIATED)
 
 
 def terminate(req: ApiRequest) -> webob.Response:
@@ -86,16 +94,18 @@ def scale(req: ApiRequest) -> webob.Response:
     maximum = _level(info.get('maxScaleLevels'), body['aspectId'])
     if info.get('scaleStatus') is not None and current is None:
         raise exceptions.BadRequest(
-            f"aspectId {body['aspectId']} is not a scaling aspect of VNF "
-            f"instance {row['id']}.")
+            f'aspectId {body["aspectId"]} is not a scaling aspect of VNF '
+            f'instance {row["id"]}.'
+        )
     if isinstance(current, int):
         steps = body.get('numberOfSteps', 1)
         new = current + (steps if body['type'] == 'SCALE_OUT' else -steps)
         if new < 0 or (isinstance(maximum, int) and new > maximum):
             raise exceptions.BadRequest(
-                f"numberOfSteps {steps} would take aspect "
-                f"{body['aspectId']} from level {current} to {new}, outside "
-                f"0..{maximum}.")
+                f'numberOfSteps {steps} would take aspect '
+                f'{body["aspectId"]} from level {current} to {new}, outside '
+                f'0..{maximum}.'
+            )
     return vnf_instances.start_op(req, row, _OP.SCALE, _INSTANTIATED)
 
 
@@ -108,13 +118,16 @@ def scale_to_level(req: ApiRequest) -> webob.Response:
     if flavour is not None:
         try:
             scale_level.target_levels(
-                flavour, scale_level.current_levels(info), req.json)
+                flavour, scale_level.current_levels(info), req.json
+            )
         except scale_level.LevelError as e:
-            error = (exceptions.UnprocessableEntity if e.unknown_level
-                     else exceptions.BadRequest)
+            error = (
+                exceptions.UnprocessableEntity
+                if e.unknown_level
+                else exceptions.BadRequest
+            )
             raise error(e.detail) from None
-    return vnf_instances.start_op(req, row, _OP.SCALE_TO_LEVEL,
-                                  _INSTANTIATED)
+    return vnf_instances.start_op(req, row, _OP.SCALE_TO_LEVEL, _INSTANTIATED)
 
 
 def heal(req: ApiRequest) -> webob.Response:
@@ -123,16 +136,18 @@ def heal(req: ApiRequest) -> webob.Response:
     body = req.json
     all_param = (body.get('additionalParams') or {}).get('all', False)
     if not isinstance(all_param, bool):
-        raise exceptions.BadRequest('additionalParams/all: must be a '
-                                    'boolean.')
-    known = {v.get('id') for v in
-             (row['instantiated_vnf_info'] or {}).get('vnfcInfo') or []
-             if isinstance(v, dict)}
+        raise exceptions.BadRequest('additionalParams/all: must be a boolean.')
+    known = {
+        v.get('id')
+        for v in (row['instantiated_vnf_info'] or {}).get('vnfcInfo') or []
+        if isinstance(v, dict)
+    }
     for vnfc_id in body.get('vnfcInstanceId') or []:
         if vnfc_id not in known:
             raise exceptions.BadRequest(
-                f"vnfcInstanceId: VNFC {vnfc_id} does not exist in VNF "
-                f"instance {row['id']}.")
+                f'vnfcInstanceId: VNFC {vnfc_id} does not exist in VNF '
+                f'instance {row["id"]}.'
+            )
     return vnf_instances.start_op(req, row, _OP.HEAL, _INSTANTIATED)
 
 
@@ -143,29 +158,30 @@ def operate(req: ApiRequest) -> webob.Response:
     current = (row['instantiated_vnf_info'] or {}).get('vnfState')
     if current == body['changeStateTo']:
         raise exceptions.Conflict(
-            f"VNF instance {row['id']} is already {current}; nothing to "
-            'do.')
+            f'VNF instance {row["id"]} is already {current}; nothing to do.'
+        )
     if body['changeStateTo'] == 'STARTED' and (
-            'stopType' in body or 'gracefulStopTimeout' in body):
+        'stopType' in body or 'gracefulStopTimeout' in body
+    ):
         raise exceptions.BadRequest(
             'stopType and gracefulStopTimeout apply only to changeStateTo '
-            'STOPPED.')
+            'STOPPED.'
+        )
     if body.get('stopType') == 'FORCEFUL' and 'gracefulStopTimeout' in body:
         raise exceptions.BadRequest(
-            'gracefulStopTimeout applies only to stopType GRACEFUL.')
+            'gracefulStopTimeout applies only to stopType GRACEFUL.'
+        )
     return vnf_instances.start_op(req, row, _OP.OPERATE, _INSTANTIATED)
 
 
 def change_ext_conn(req: ApiRequest) -> webob.Response:
     """POST change_ext_conn."""
     row = _instance_in(req, _INSTANTIATED)
-    return vnf_instances.start_op(req, row, _OP.CHANGE_EXT_CONN,
-                                  _INSTANTIATED)
+    return vnf_instances.start_op(req, row, _OP.CHANGE_EXT_CONN, _INSTANTIATED)
 
 
 def change_vnfpkg(req: ApiRequest) -> webob.Response:
     """POST change_vnfpkg: the target vnfdId must be an enabled package."""
     row = _instance_in(req, _INSTANTIATED)
     vnf_instances.enabled_package(req.json['vnfdId'])
-    return vnf_instances.start_op(req, row, _OP.CHANGE_VNFPKG,
-                                  _INSTANTIATED)
+    return vnf_instances.start_op(req, row, _OP.CHANGE_VNFPKG, _INSTANTIATED)

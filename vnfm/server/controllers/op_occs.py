@@ -28,9 +28,13 @@ def _get(req: ApiRequest) -> dict:
 def index(req: ApiRequest) -> webob.Response:
     """GET: the op occurrences, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols, after: db.op_scan(req.owner_filter(), cols, after),
-        op_occ.to_sol, op_occ.SOL013, CONF.api.lcm_op_occ_page_size,
-        op_occ.LIST_COLUMNS)
+        req,
+        lambda cols, after: db.op_scan(req.owner_filter(), cols, after),
+        op_occ.to_sol,
+        op_occ.SOL013,
+        CONF.api.lcm_op_occ_page_size,
+        op_occ.LIST_COLUMNS,
+    )
 
 
 def show(req: ApiRequest) -> webob.Response:
@@ -38,40 +42,49 @@ def show(req: ApiRequest) -> webob.Response:
     return http.json_response(op_occ.to_sol(_get(req), req.base_url))
 
 
-def _transition(req: ApiRequest, event: states.OpEvent,
-                extra: dict | None = None) -> dict:
+def _transition(
+    req: ApiRequest, event: states.OpEvent, extra: dict | None = None
+) -> dict:
     """Apply ``event`` to the op as a compare-and-set; 409 if the state
     does not allow it (or changed meanwhile)."""
     row = _get(req)
     new = states.next_state(row['operation_state'], event)
-    values = {'operation_state': new.value,
-              'state_entered_time': timeutils.utcnow(), **(extra or {})}
-    return db.op_update(row['id'], values,
-                        {'operation_state': row['operation_state']},
-                        notifications=notifications.for_op({**row,
-                                                            **values}))
+    values = {
+        'operation_state': new.value,
+        'state_entered_time': timeutils.utcnow(),
+        **(extra or {}),
+    }
+    return db.op_update(
+        row['id'],
+        values,
+        {'operation_state': row['operation_state']},
+        notifications=notifications.for_op({**row, **values}),
+    )
 
 
 def retry(req: ApiRequest) -> webob.Response:
     """POST retry: FAILED_TEMP → PROCESSING, run again by a conductor."""
     row = _transition(req, _E.RETRY, {'owner': None, 'error': None})
     common.cast(req, 'start_lcm_op', row['id'])
-    return http.empty_response(202, {
-        'Location': op_occ.op_href(req.base_url, row['id'])})
+    return http.empty_response(
+        202, {'Location': op_occ.op_href(req.base_url, row['id'])}
+    )
 
 
 def rollback(req: ApiRequest) -> webob.Response:
     """POST rollback: FAILED_TEMP → ROLLING_BACK, run by a conductor."""
     row = _transition(req, _E.ROLLBACK, {'owner': None})
     common.cast(req, 'start_lcm_op', row['id'])
-    return http.empty_response(202, {
-        'Location': op_occ.op_href(req.base_url, row['id'])})
+    return http.empty_response(
+        202, {'Location': op_occ.op_href(req.base_url, row['id'])}
+    )
 
 
 def fail(req: ApiRequest) -> webob.Response:
     """POST fail: FAILED_TEMP → FAILED now; the instance is free again."""
-    row = _transition(req, _E.FAIL, {'active_instance_id': None,
-                                     'owner': None})
+    row = _transition(
+        req, _E.FAIL, {'active_instance_id': None, 'owner': None}
+    )
     return http.json_response(op_occ.to_sol(row, req.base_url))
 
 
@@ -92,10 +105,14 @@ def cancel(req: ApiRequest) -> webob.Response:
             row = _get(req)  # a conductor claimed it meanwhile
             _check_cancellable(row)
     try:
-        db.op_update(row['id'], {'is_cancel_pending': True,
-                                 'cancel_mode': mode},
-                     {'operation_state': list(_CANCELLABLE),
-                      'is_cancel_pending': False})
+        db.op_update(
+            row['id'],
+            {'is_cancel_pending': True, 'cancel_mode': mode},
+            {
+                'operation_state': list(_CANCELLABLE),
+                'is_cancel_pending': False,
+            },
+        )
     except exceptions.Conflict:
         _check_cancellable(_get(req))
         raise
@@ -108,26 +125,35 @@ _CANCELLABLE = frozenset(s.value for s in states.ACTIVE_OP_STATES)
 def _check_cancellable(row: dict) -> None:
     if row['operation_state'] not in _CANCELLABLE:
         raise exceptions.Conflict(
-            f"Operation {row['id']} is {row['operation_state']}; only an "
+            f'Operation {row["id"]} is {row["operation_state"]}; only an '
             'operation in STARTING, PROCESSING or ROLLING_BACK can be '
-            'cancelled.')
+            'cancelled.'
+        )
     if row['is_cancel_pending']:
         raise exceptions.Conflict(
-            f"Operation {row['id']} is being cancelled already "
-            f"({row['cancel_mode']}).")
+            f'Operation {row["id"]} is being cancelled already '
+            f'({row["cancel_mode"]}).'
+        )
 
 
 def _cancel_unclaimed(row: dict, mode: str) -> dict:
     """STARTING, not claimed: ROLLED_BACK at once, nothing was done."""
-    values = {'operation_state': states.next_state(
-        row['operation_state'], _E.ABORT).value,
+    values = {
+        'operation_state': states.next_state(
+            row['operation_state'], _E.ABORT
+        ).value,
         'state_entered_time': timeutils.utcnow(),
-        'active_instance_id': None, 'error': {
-            'status': 409, 'title': 'Cancelled',
+        'active_instance_id': None,
+        'error': {
+            'status': 409,
+            'title': 'Cancelled',
             'detail': f"Cancelled ({mode}) at the user's request before "
-                      'it started; nothing was changed.'}}
-    return db.op_update(row['id'], values,
-                        {'operation_state': row['operation_state'],
-                         'owner': None},
-                        notifications=notifications.for_op({**row,
-                                                            **values}))
+            'it started; nothing was changed.',
+        },
+    }
+    return db.op_update(
+        row['id'],
+        values,
+        {'operation_state': row['operation_state'], 'owner': None},
+        notifications=notifications.for_op({**row, **values}),
+    )

@@ -28,10 +28,12 @@ LOG = logging.getLogger(__name__)
 
 # LccnSubscription (5.5.2.16): authentication is write-only.
 SOL013 = sol013.Resource(
-    attributes=frozenset({'id', 'filter', 'callbackUri', 'verbosity',
-                          '_links'}),
+    attributes=frozenset(
+        {'id', 'filter', 'callbackUri', 'verbosity', '_links'}
+    ),
     mandatory=frozenset({'id', 'callbackUri', 'verbosity', '_links'}),
-    default_excluded=())
+    default_excluded=(),
+)
 
 
 def href(base_url: str, subscription_id: str) -> str:
@@ -62,28 +64,36 @@ def create(req: ApiRequest) -> webob.Response:
     body = req.json
     verbosity = body.get('verbosity', 'FULL')
     for row in _duplicate_candidates(req):
-        if (row['api_version'] == req.lcm_api_version and
-                row['callback_uri'] == body['callbackUri'] and
-                row['filter'] == body.get('filter') and
-                (row['verbosity'] or 'FULL') == verbosity):
-            return http.empty_response(303, {
-                'Location': href(req.base_url, row['id'])})
+        if (
+            row['api_version'] == req.lcm_api_version
+            and row['callback_uri'] == body['callbackUri']
+            and row['filter'] == body.get('filter')
+            and (row['verbosity'] or 'FULL') == verbosity
+        ):
+            return http.empty_response(
+                303, {'Location': href(req.base_url, row['id'])}
+            )
     auth = body.get('authentication')
     if auth:
         _check_usable(auth)
     sealed = crypto.encrypt(auth) if auth else None
     if CONF.notifications.test_callback_uri:
         _test_callback(req, body['callbackUri'], sealed)
-    row = registry.subscription_create({
-        'callback_uri': body['callbackUri'],
-        'filter': body.get('filter'),
-        'verbosity': verbosity,
-        'authentication': sealed,
-        'project_id': req.ctx.project_id,
-        'api_version': req.lcm_api_version,
-    })
-    return http.json_response(to_sol(row, req.base_url), 201, headers={
-        'Location': href(req.base_url, row['id'])})
+    row = registry.subscription_create(
+        {
+            'callback_uri': body['callbackUri'],
+            'filter': body.get('filter'),
+            'verbosity': verbosity,
+            'authentication': sealed,
+            'project_id': req.ctx.project_id,
+            'api_version': req.lcm_api_version,
+        }
+    )
+    return http.json_response(
+        to_sol(row, req.base_url),
+        201,
+        headers={'Location': href(req.base_url, row['id'])},
+    )
 
 
 def _duplicate_candidates(req: ApiRequest) -> list[dict]:
@@ -101,18 +111,28 @@ def _check_usable(auth: dict) -> None:
     if all(problems):
         raise exceptions.UnprocessableEntity(
             'authentication cannot be used: '
-            + '; '.join(p for p in problems if p) + '.')
+            + '; '.join(p for p in problems if p)
+            + '.'
+        )
 
 
 def _unusable(auth_type: str, auth: dict) -> str | None:
     """Why vnfm cannot authenticate with ``auth_type``; None if it can."""
     if auth_type == 'TLS_CERT':
-        return None if CONF.notifications.client_cert_file else (
-            'TLS_CERT needs a TLS client certificate and this vnfm has none '
-            '(its operator can set [notifications] client_cert_file); use '
-            'BASIC or OAUTH2_CLIENT_CREDENTIALS')
-    params = {'BASIC': 'paramsBasic',
-              'OAUTH2_CLIENT_CREDENTIALS': 'paramsOauth2ClientCredentials'}
+        return (
+            None
+            if CONF.notifications.client_cert_file
+            else (
+                'TLS_CERT needs a TLS client certificate and this vnfm has '
+                'none '
+                '(its operator can set [notifications] client_cert_file); use '
+                'BASIC or OAUTH2_CLIENT_CREDENTIALS'
+            )
+        )
+    params = {
+        'BASIC': 'paramsBasic',
+        'OAUTH2_CLIENT_CREDENTIALS': 'paramsOauth2ClientCredentials',
+    }
     name = params[auth_type]
     return None if auth.get(name) else f'{auth_type} needs {name}'
 
@@ -125,37 +145,47 @@ def _test_callback(req: ApiRequest, uri: str, sealed: str | None) -> None:
     """Have a conductor test ``uri``; raise unless it answered 204."""
     try:
         failure = req.rpc.test_notification_endpoint(
-            req.ctx, uri, sealed, req.lcm_api_version)
+            req.ctx, uri, sealed, req.lcm_api_version
+        )
     except oslo_messaging.RemoteError as e:
         if e.exc_type not in _OLDER_CONDUCTOR:
             raise  # a bug in the conductor: a 500, logged
-        LOG.warning('The conductors cannot test a callbackUri (%s): they '
-                    'are older than vnfm-api; upgrade them', e.exc_type)
+        LOG.warning(
+            'The conductors cannot test a callbackUri (%s): they '
+            'are older than vnfm-api; upgrade them',
+            e.exc_type,
+        )
         raise exceptions.ServiceUnavailable(
             'The vnfm-conductors are older than this vnfm-api and cannot '
             'test the callbackUri; nothing was created. Try again once '
-            'they are upgraded.') from None
+            'they are upgraded.'
+        ) from None
     except (oslo_messaging.MessagingException, OSError) as e:
-        LOG.warning('No conductor tested a callbackUri: %s',
-                    type(e).__name__)
+        LOG.warning('No conductor tested a callbackUri: %s', type(e).__name__)
         raise exceptions.ServiceUnavailable(
             'No vnfm-conductor answered, so the callbackUri could not be '
-            'tested; nothing was created. Try again later.') from None
+            'tested; nothing was created. Try again later.'
+        ) from None
     if failure:
         raise exceptions.UnprocessableEntity(
             f'The test of the notification endpoint failed: {failure} '
             'The subscription was not created; make the callbackUri answer '
             'GET (with the authentication given) with 204 No Content, then '
-            'subscribe again.')
+            'subscribe again.'
+        )
 
 
 def index(req: ApiRequest) -> webob.Response:
     """GET: the subscriptions, SOL013 filtered."""
     return common.list_response(
-        req, lambda _cols, after: registry.subscription_scan(
-            req.owner_filter(), after),
-        to_sol, SOL013,
-        CONF.api.subscription_page_size)
+        req,
+        lambda _cols, after: registry.subscription_scan(
+            req.owner_filter(), after
+        ),
+        to_sol,
+        SOL013,
+        CONF.api.subscription_page_size,
+    )
 
 
 def show(req: ApiRequest) -> webob.Response:

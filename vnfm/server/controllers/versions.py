@@ -15,23 +15,27 @@ VNFPKGM_V1 = {'version': '2.0.0', 'isDeprecated': False}
 
 def vnflcm(req: ApiRequest) -> webob.Response:
     """GET /vnflcm/api_versions: the versions of every major version."""
-    return http.json_response({'uriPrefix': '/vnflcm',
-                               'apiVersions': [VNFLCM_V1, VNFLCM_V2]})
+    return http.json_response(
+        {'uriPrefix': '/vnflcm', 'apiVersions': [VNFLCM_V1, VNFLCM_V2]}
+    )
 
 
 def vnflcm_v1(req: ApiRequest) -> webob.Response:
     """GET /vnflcm/v1/api_versions."""
-    return http.json_response({'uriPrefix': '/vnflcm/v1',
-                               'apiVersions': [VNFLCM_V1]})
+    return http.json_response(
+        {'uriPrefix': '/vnflcm/v1', 'apiVersions': [VNFLCM_V1]}
+    )
 
 
 def vnflcm_v2(req: ApiRequest) -> webob.Response:
     """GET /vnflcm/v2/api_versions."""
-    return http.json_response({'uriPrefix': '/vnflcm/v2',
-                               'apiVersions': [VNFLCM_V2]})
+    return http.json_response(
+        {'uriPrefix': '/vnflcm/v2', 'apiVersions': [VNFLCM_V2]}
+    )
 
 
 def vnfpkgm_v1(req: ApiRequest) -> webob.Response:
     """GET /vnfpkgm/v1/api_versions."""
-    return http.json_response({'uriPrefix': '/vnfpkgm/v1',
-                               'apiVersions': [VNFPKGM_V1]})
+    return http.json_response(
+        {'uriPrefix': '/vnfpkgm/v1', 'apiVersions': [VNFPKGM_V1]}
+    )

@@ -24,9 +24,18 @@ from vnfm.server.schemas import vims as schema
 
 # auth_cred keys that choose how to authenticate; a new choice replaces
 # the old one on update.
-_METHOD_KEYS = frozenset({
-    'bearer_token', 'username', 'password', 'client_cert', 'client_key',
-    'oidc_token_url', 'client_id', 'client_secret'})
+_METHOD_KEYS = frozenset(
+    {
+        'bearer_token',
+        'username',
+        'password',
+        'client_cert',
+        'client_key',
+        'oidc_token_url',
+        'client_id',
+        'client_secret',
+    }
+)
 _FILTERS = ('id', 'name', 'type', 'status')
 
 
@@ -42,26 +51,35 @@ def _respond(row: dict, status: int = 200) -> webob.Response:
 
 # -- the default VIM ----------------------------------------------------------
 
+
 def _other_defaults(row: dict) -> list[dict]:
-    rows = registry.vim_list({'is_default': True, 'type': row['type'],
-                        'project_key': row['project_key']})
+    rows = registry.vim_list(
+        {
+            'is_default': True,
+            'type': row['type'],
+            'project_key': row['project_key'],
+        }
+    )
     return [r for r in rows if r['id'] != row['id']]
 
 
 def _default_taken(vim_type: str, others: list[dict]) -> exceptions.Conflict:
     return exceptions.Conflict(
-        f"VIM {others[0]['id']} is already the default {vim_type} VIM of "
-        f"this project; unset it first (openstack vim set --is-default "
-        f"False {others[0]['name']}).")
+        f'VIM {others[0]["id"]} is already the default {vim_type} VIM of '
+        f'this project; unset it first (openstack vim set --is-default '
+        f'False {others[0]["name"]}).'
+    )
 
 
 # -- actions -----------------------------------------------------------------
+
 
 def _project_of(req: ApiRequest, body: dict) -> str | None:
     tenant = body.get('tenant_id')
     if tenant and tenant != req.ctx.project_id and not req.ctx.is_admin:
         raise exceptions.Forbidden(
-            'Only an administrator may register a VIM for another project.')
+            'Only an administrator may register a VIM for another project.'
+        )
     return tenant or req.ctx.project_id
 
 
@@ -75,15 +93,20 @@ def create(req: ApiRequest) -> webob.Response:
     probe = {'id': None, 'type': body['type'], 'project_key': project_id or ''}
     if is_default and (others := _other_defaults(probe)):
         raise _default_taken(body['type'], others)
-    row = registry.vim_create({
-        'name': body['name'], 'description': body.get('description'),
-        'type': body['type'], 'project_id': project_id,
-        'is_default': is_default, 'status': vim_obj.ACTIVE,
-        'auth_url': body['auth_url'],
-        'vim_project': body.get('vim_project') or {},
-        'auth_cred': crypto.encrypt(body['auth_cred']),
-        'extra': body.get('extra') or {},
-    })
+    row = registry.vim_create(
+        {
+            'name': body['name'],
+            'description': body.get('description'),
+            'type': body['type'],
+            'project_id': project_id,
+            'is_default': is_default,
+            'status': vim_obj.ACTIVE,
+            'auth_url': body['auth_url'],
+            'vim_project': body.get('vim_project') or {},
+            'auth_cred': crypto.encrypt(body['auth_cred']),
+            'extra': body.get('extra') or {},
+        }
+    )
     if is_default and (others := _other_defaults(row)):
         # Lost a race with another new default: undo, as a CAS would.
         registry.vim_delete(row['id'])
@@ -104,11 +127,16 @@ def index(req: ApiRequest) -> webob.Response:
         fields = params.getall('fields')
     except UnicodeDecodeError:
         raise exceptions.BadRequest(
-            'The query string is not valid UTF-8.') from None
-    rows = [r for r in registry.vim_list(req.owner_filter())
-            if all(r[k] in v for k, v in filters.items())]
+            'The query string is not valid UTF-8.'
+        ) from None
+    rows = [
+        r
+        for r in registry.vim_list(req.owner_filter())
+        if all(r[k] in v for k, v in filters.items())
+    ]
     return http.json_response(
-        {'vims': [_select(vim_obj.to_tacker(r), fields) for r in rows]})
+        {'vims': [_select(vim_obj.to_tacker(r), fields) for r in rows]}
+    )
 
 
 def show(req: ApiRequest) -> webob.Response:
@@ -120,8 +148,9 @@ def _merge_cred(old: dict, new: dict) -> dict:
     """auth_cred after an update: a new way to authenticate replaces the old
     one, ``***`` (the masked view sent back) keeps a stored value."""
     replaces = bool(new.keys() & _METHOD_KEYS)
-    merged = {k: v for k, v in old.items()
-              if not (replaces and k in _METHOD_KEYS)}
+    merged = {
+        k: v for k, v in old.items() if not (replaces and k in _METHOD_KEYS)
+    }
     for key, value in new.items():
         if value == vim_obj.TACKER_MASK:
             if key in old:
@@ -135,10 +164,15 @@ def _updated(row: dict, body: dict) -> dict:
     """The complete VIM after applying an update body to ``row``."""
     if body.get('type', row['type']) != row['type']:
         raise exceptions.BadRequest(
-            f"The type of VIM {row['id']} ({row['type']}) cannot change.")
-    vim = {'type': row['type'], 'auth_url': row['auth_url'],
-           'vim_project': row['vim_project'] or {},
-           'extra': row['extra'] or {}, 'auth_cred': vim_obj.credentials(row)}
+            f'The type of VIM {row["id"]} ({row["type"]}) cannot change.'
+        )
+    vim = {
+        'type': row['type'],
+        'auth_url': row['auth_url'],
+        'vim_project': row['vim_project'] or {},
+        'extra': row['extra'] or {},
+        'auth_cred': vim_obj.credentials(row),
+    }
     for key in ('name', 'description', 'auth_url', 'is_default', 'extra'):
         if key in body:
             vim[key] = body[key]
@@ -156,19 +190,30 @@ def update(req: ApiRequest) -> webob.Response:
     body = req.json['vim']
     vim = _updated(row, body)
     schema.validate_vim(vim)
-    values = {k: vim[k] for k in ('name', 'description', 'auth_url',
-                                  'is_default', 'vim_project', 'extra')
-              if k in vim}
+    values = {
+        k: vim[k]
+        for k in (
+            'name',
+            'description',
+            'auth_url',
+            'is_default',
+            'vim_project',
+            'extra',
+        )
+        if k in vim
+    }
     if 'auth_cred' in body:
         values['auth_cred'] = crypto.encrypt(vim['auth_cred'])
     becomes_default = bool(body.get('is_default')) and not row['is_default']
     if becomes_default and (others := _other_defaults(row)):
         raise _default_taken(row['type'], others)
-    new = registry.vim_update(row['id'], values,
-                        expected={'updated_at': row['updated_at']})
+    new = registry.vim_update(
+        row['id'], values, expected={'updated_at': row['updated_at']}
+    )
     if becomes_default and (others := _other_defaults(new)):
-        registry.vim_update(row['id'], {'is_default': False},
-                      expected={'is_default': True})
+        registry.vim_update(
+            row['id'], {'is_default': False}, expected={'is_default': True}
+        )
         raise _default_taken(row['type'], others)
     return _respond(new)
 
@@ -179,8 +224,9 @@ def _users(vim_id: str) -> list[str]:
     for inst in db.instance_list():
         infos = inst.get('vim_connection_info') or {}
         entries = infos.values() if isinstance(infos, dict) else infos
-        if any(isinstance(e, dict) and e.get('vimId') == vim_id
-               for e in entries):
+        if any(
+            isinstance(e, dict) and e.get('vimId') == vim_id for e in entries
+        ):
             users.append(inst['id'])
     return users
 
@@ -191,8 +237,9 @@ def delete(req: ApiRequest) -> webob.Response:
     users = _users(row['id'])
     if users:
         raise exceptions.Conflict(
-            f"VIM {row['id']} is used by VNF instance(s) "
-            f"{', '.join(users[:5])}; terminate and delete them first.")
+            f'VIM {row["id"]} is used by VNF instance(s) '
+            f'{", ".join(users[:5])}; terminate and delete them first.'
+        )
     registry.vim_delete(row['id'])
     return http.empty_response(204)
 
@@ -203,19 +250,30 @@ def delete(req: ApiRequest) -> webob.Response:
 API = 'nfvo_v1'
 
 
-def _action(handler: Callable[[ApiRequest], webob.Response], rule: str,
-            body_schema: dict | None = None) -> api_request.Action:
+def _action(
+    handler: Callable[[ApiRequest], webob.Response],
+    rule: str,
+    body_schema: dict | None = None,
+) -> api_request.Action:
     return api_request.Action(
-        handler, rule, API, schema=body_schema,
+        handler,
+        rule,
+        API,
+        schema=body_schema,
         body=api_request.JSON_BODY if body_schema else api_request.NO_BODY,
-        consumes=(http.JSON,))
+        consumes=(http.JSON,),
+    )
 
 
-_COLLECTION = {'POST': _action(create, 'create_vim', schema.CREATE),
-               'GET': _action(index, 'get_vim')}
-_ITEM = {'GET': _action(show, 'get_vim'),
-         'PUT': _action(update, 'update_vim', schema.UPDATE),
-         'DELETE': _action(delete, 'delete_vim')}
+_COLLECTION = {
+    'POST': _action(create, 'create_vim', schema.CREATE),
+    'GET': _action(index, 'get_vim'),
+}
+_ITEM = {
+    'GET': _action(show, 'get_vim'),
+    'PUT': _action(update, 'update_vim', schema.UPDATE),
+    'DELETE': _action(delete, 'delete_vim'),
+}
 # tackerclient appends ".json" to every path; the suffixed forms come first
 # so that "{id}" does not swallow the suffix.
 ROUTES = [

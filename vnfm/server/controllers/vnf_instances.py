@@ -39,28 +39,35 @@ def enabled_package(vnfd_id: str) -> dict:
     pkg = db.package_get_by_vnfd_id(vnfd_id)
     if pkg is None or pkg['onboarding_state'] != 'ONBOARDED':
         raise exceptions.UnprocessableEntity(
-            f'No onboarded VNF package has vnfdId {vnfd_id}.')
+            f'No onboarded VNF package has vnfdId {vnfd_id}.'
+        )
     if pkg['operational_state'] != 'ENABLED':
         raise exceptions.UnprocessableEntity(
-            f"VNF package {pkg['id']} of vnfdId {vnfd_id} is "
-            f"{pkg['operational_state']}; enable it first.")
+            f'VNF package {pkg["id"]} of vnfdId {vnfd_id} is '
+            f'{pkg["operational_state"]}; enable it first.'
+        )
     return pkg
 
 
 def _mark_in_use(pkg: dict) -> None:
     if pkg['usage_state'] != IN_USE:
-        db.package_update(pkg['id'], {'usage_state': IN_USE},
-                          {'onboarding_state': 'ONBOARDED',
-                           'operational_state': 'ENABLED'})
+        db.package_update(
+            pkg['id'],
+            {'usage_state': IN_USE},
+            {'onboarding_state': 'ONBOARDED', 'operational_state': 'ENABLED'},
+        )
 
 
 def create(req: ApiRequest) -> webob.Response:
     """POST: a NOT_INSTANTIATED instance of an enabled package."""
     row = new_instance(req)
     return http.json_response(
-        vnf_instance.to_sol(row, req.base_url), 201,
-        headers={'Location': vnf_instance.instance_href(req.base_url,
-                                                        row['id'])})
+        vnf_instance.to_sol(row, req.base_url),
+        201,
+        headers={
+            'Location': vnf_instance.instance_href(req.base_url, row['id'])
+        },
+    )
 
 
 def new_instance(req: ApiRequest) -> dict:
@@ -83,45 +90,63 @@ def new_instance(req: ApiRequest) -> dict:
         'instantiation_state': NOT_INSTANTIATED,
         'metadata': body.get('metadata'),
         'vim_connection_info': crypto.seal_vim_connection_info(
-            body.get('vimConnectionInfo')),
+            body.get('vimConnectionInfo')
+        ),
         'project_id': req.ctx.project_id,
         'api_version': req.lcm_api_version,
     }
-    return db.instance_create(values, notifications=notifications.for_instance(
-        notifications.CREATION, values))
+    return db.instance_create(
+        values,
+        notifications=notifications.for_instance(
+            notifications.CREATION, values
+        ),
+    )
 
 
 def index(req: ApiRequest) -> webob.Response:
     """GET: the instances, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols, after: db.instance_scan(req.owner_filter(), cols,
-                                            after),
-        vnf_instance.to_sol, vnf_instance.SOL013,
-        CONF.api.vnf_instance_page_size, vnf_instance.LIST_COLUMNS)
+        req,
+        lambda cols, after: db.instance_scan(req.owner_filter(), cols, after),
+        vnf_instance.to_sol,
+        vnf_instance.SOL013,
+        CONF.api.vnf_instance_page_size,
+        vnf_instance.LIST_COLUMNS,
+    )
 
 
 def show(req: ApiRequest) -> webob.Response:
     """GET one instance."""
     return http.json_response(
-        vnf_instance.to_sol(get_instance(req), req.base_url))
+        vnf_instance.to_sol(get_instance(req), req.base_url)
+    )
 
 
 def delete(req: ApiRequest) -> webob.Response:
     """DELETE a NOT_INSTANTIATED instance without unfinished operation."""
     row = get_instance(req)
-    db.instance_delete(row['id'], notifications=notifications.for_instance(
-        notifications.DELETION, row))
+    db.instance_delete(
+        row['id'],
+        notifications=notifications.for_instance(notifications.DELETION, row),
+    )
     package_id = row['vnf_pkg_id']
     if package_id and not db.instance_count_by_package(package_id):
         # Already NOT_IN_USE, or another request changed it: fine.
         with contextlib.suppress(exceptions.Conflict, exceptions.NotFound):
-            db.package_update(package_id, {'usage_state': NOT_IN_USE},
-                              {'usage_state': IN_USE})
+            db.package_update(
+                package_id,
+                {'usage_state': NOT_IN_USE},
+                {'usage_state': IN_USE},
+            )
     return http.empty_response(204)
 
 
-def start_op(req: ApiRequest, row: dict, operation: states.LcmOperation,
-             required_state: str | None = None) -> webob.Response:
+def start_op(
+    req: ApiRequest,
+    row: dict,
+    operation: states.LcmOperation,
+    required_state: str | None = None,
+) -> webob.Response:
     """Record a STARTING op occurrence (one unfinished op per instance,
     enforced by the database), then ring the conductors; 202 + Location.
     An operation or vimType no enabled infra driver supports is a 4xx."""
@@ -129,27 +154,38 @@ def start_op(req: ApiRequest, row: dict, operation: states.LcmOperation,
     capabilities.require_operation(row, operation, req.json)
     op_id = db.new_id()
     values = {
-        'id': op_id, 'vnf_instance_id': row['id'],
+        'id': op_id,
+        'vnf_instance_id': row['id'],
         'operation': operation.value,
         'operation_state': states.OpState.STARTING.value,
         'operation_params': sealed_params(req.json),
-        'is_automatic_invocation': False, 'is_cancel_pending': False,
+        'is_automatic_invocation': False,
+        'is_cancel_pending': False,
         'api_version': req.lcm_api_version,
         'project_id': row['project_id'],
     }
-    db.op_create(values, instance_expected=(
-        {'instantiation_state': required_state} if required_state else None),
-        notifications=notifications.for_op(values, instance=row))
+    db.op_create(
+        values,
+        instance_expected=(
+            {'instantiation_state': required_state} if required_state else None
+        ),
+        notifications=notifications.for_op(values, instance=row),
+    )
     common.cast(req, 'start_lcm_op', op_id)
-    return http.empty_response(202, {
-        'Location': op_occ.op_href(req.base_url, op_id)})
+    return http.empty_response(
+        202, {'Location': op_occ.op_href(req.base_url, op_id)}
+    )
 
 
 def sealed_params(body: dict) -> dict:
     """The request as stored: vimConnectionInfo secrets encrypted."""
     if isinstance(body.get('vimConnectionInfo'), dict):
-        return dict(body, vimConnectionInfo=crypto.seal_vim_connection_info(
-            body['vimConnectionInfo']))
+        return dict(
+            body,
+            vimConnectionInfo=crypto.seal_vim_connection_info(
+                body['vimConnectionInfo']
+            ),
+        )
     return body
 
 
@@ -160,11 +196,14 @@ def modify(req: ApiRequest) -> webob.Response:
     if 'vnfdId' in body and body['vnfdId'] != row['vnfd_id']:
         enabled_package(body['vnfdId'])
     if body.get('vnfcInfoModifications'):
-        known = {v.get('id') for v in
-                 (row['instantiated_vnf_info'] or {}).get('vnfcInfo') or []}
+        known = {
+            v.get('id')
+            for v in (row['instantiated_vnf_info'] or {}).get('vnfcInfo') or []
+        }
         for mod in body['vnfcInfoModifications']:
             if mod['id'] not in known:
                 raise exceptions.BadRequest(
-                    f"vnfcInfoModifications: VNFC {mod['id']} does not "
-                    f"exist in VNF instance {row['id']}.")
+                    f'vnfcInfoModifications: VNFC {mod["id"]} does not '
+                    f'exist in VNF instance {row["id"]}.'
+                )
     return start_op(req, row, states.LcmOperation.MODIFY_INFO)

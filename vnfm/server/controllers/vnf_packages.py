@@ -31,16 +31,25 @@ def create(req: ApiRequest) -> webob.Response:
     }
     row = db.package_create(values)
     body = vnf_package.to_sol(row, req.base_url)
-    return http.json_response(body, 201, headers={
-        'Location': vnf_package.package_href(req.base_url, row['id'])})
+    return http.json_response(
+        body,
+        201,
+        headers={
+            'Location': vnf_package.package_href(req.base_url, row['id'])
+        },
+    )
 
 
 def index(req: ApiRequest) -> webob.Response:
     """GET: the packages, SOL013 filtered and selected."""
     return common.list_response(
-        req, db.package_scan, vnf_package.to_sol, vnf_package.SOL013,
+        req,
+        db.package_scan,
+        vnf_package.to_sol,
+        vnf_package.SOL013,
         CONF.api.vnf_package_page_size,
-        vnf_package.LIST_COLUMNS)
+        vnf_package.LIST_COLUMNS,
+    )
 
 
 def show(req: ApiRequest) -> webob.Response:
@@ -55,44 +64,53 @@ def modify(req: ApiRequest) -> webob.Response:
     body = req.json
     if 'operationalState' not in body and 'userDefinedData' not in body:
         raise exceptions.BadRequest(
-            'Nothing to modify: give operationalState and/or '
-            'userDefinedData.')
+            'Nothing to modify: give operationalState and/or userDefinedData.'
+        )
     values: dict = {}
     expected = {'updated_at': row['updated_at']}
     if 'operationalState' in body:
         wanted = body['operationalState']
         if row['onboarding_state'] != ONBOARDED:
             raise exceptions.Conflict(
-                f"VNF package {row['id']} is {row['onboarding_state']}; "
-                f"its operationalState can change once it is ONBOARDED.")
+                f'VNF package {row["id"]} is {row["onboarding_state"]}; '
+                f'its operationalState can change once it is ONBOARDED.'
+            )
         if row['operational_state'] == wanted:
             raise exceptions.Conflict(
-                f"VNF package {row['id']} is already {wanted}.")
+                f'VNF package {row["id"]} is already {wanted}.'
+            )
         values['operational_state'] = wanted
         expected['operational_state'] = row['operational_state']
     if 'userDefinedData' in body:
         values['user_defined_data'] = common.merge_patch(
-            row['user_defined_data'] or {}, body['userDefinedData'])
+            row['user_defined_data'] or {}, body['userDefinedData']
+        )
     db.package_update(row['id'], values, expected)
     return http.json_response(
-        {k: body[k] for k in ('operationalState', 'userDefinedData')
-         if k in body})
+        {
+            k: body[k]
+            for k in ('operationalState', 'userDefinedData')
+            if k in body
+        }
+    )
 
 
 def delete(req: ApiRequest) -> webob.Response:
     """DELETE: a package not onboarded, or DISABLED and NOT_IN_USE."""
     row = _get(req)
     state = row['onboarding_state']
-    if state in (states.OnboardingState.UPLOADING.value,
-                 states.OnboardingState.PROCESSING.value):
+    if state in (
+        states.OnboardingState.UPLOADING.value,
+        states.OnboardingState.PROCESSING.value,
+    ):
         raise exceptions.Conflict(
-            f"VNF package {row['id']} is {state}; wait until onboarding "
-            f"finishes before deleting it.")
+            f'VNF package {row["id"]} is {state}; wait until onboarding '
+            f'finishes before deleting it.'
+        )
     expected: dict = {'onboarding_state': state}
     if state == ONBOARDED:
         _check_deletable(row)
-        expected.update(operational_state='DISABLED',
-                        usage_state='NOT_IN_USE')
+        expected.update(operational_state='DISABLED', usage_state='NOT_IN_USE')
     db.package_delete(row['id'], expected)
     return http.empty_response(204)
 
@@ -100,10 +118,12 @@ def delete(req: ApiRequest) -> webob.Response:
 def _check_deletable(row: dict) -> None:
     if row['operational_state'] != 'DISABLED':
         raise exceptions.Conflict(
-            f"VNF package {row['id']} is ENABLED; disable it "
-            f"(operationalState DISABLED) before deleting it.")
+            f'VNF package {row["id"]} is ENABLED; disable it '
+            f'(operationalState DISABLED) before deleting it.'
+        )
     used = db.instance_count_by_package(row['id'])
     if row['usage_state'] != 'NOT_IN_USE' or used:
         raise exceptions.Conflict(
-            f"VNF package {row['id']} is used by {used} VNF instance(s); "
-            f"delete them before deleting the package.")
+            f'VNF package {row["id"]} is used by {used} VNF instance(s); '
+            f'delete them before deleting the package.'
+        )

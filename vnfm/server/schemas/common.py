@@ -11,8 +11,8 @@ URI = {'type': 'string', 'minLength': 1, 'maxLength': 2048}
 KEY_VALUE_PAIRS = {'type': 'object'}
 BOOLEAN = {'type': 'boolean'}
 # Bounded so no arithmetic on it can overflow a database column.
-NON_NEGATIVE_INT = {'type': 'integer', 'minimum': 0, 'maximum': 2 ** 31 - 1}
-POSITIVE_INT = {'type': 'integer', 'minimum': 1, 'maximum': 2 ** 31 - 1}
+NON_NEGATIVE_INT = {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1}
+POSITIVE_INT = {'type': 'integer', 'minimum': 1, 'maximum': 2**31 - 1}
 
 
 def array_of(items: dict, min_items: int = 0) -> dict:
@@ -20,8 +20,9 @@ def array_of(items: dict, min_items: int = 0) -> dict:
     return {'type': 'array', 'items': items, 'minItems': min_items}
 
 
-def obj(properties: dict, required: tuple[str, ...] = (),
-        min_properties: int = 0) -> dict:
+def obj(
+    properties: dict, required: tuple[str, ...] = (), min_properties: int = 0
+) -> dict:
     """A JSON object; unknown attributes are allowed (SOL013 4.5)."""
     schema: dict = {'type': 'object', 'properties': properties}
     if required:

@@ -20,25 +20,29 @@ _PEM = {'type': 'string', 'minLength': 1, 'maxLength': 65536}
 # also write booleans.
 _FLAG = {'enum': ['True', 'False', 'true', 'false', True, False]}
 
-AUTH_CRED = common.obj({
-    'username': _SHORT,
-    'password': _SECRET,
-    'user_domain_name': _SHORT,
-    'cert_verify': _FLAG,
-    'bearer_token': _SECRET,
-    'ssl_ca_cert': _PEM,
-    'client_cert': _PEM,
-    'client_key': _PEM,
-    'oidc_token_url': common.URI,
-    'client_id': _SHORT,
-    'client_secret': _SECRET,
-})
+AUTH_CRED = common.obj(
+    {
+        'username': _SHORT,
+        'password': _SECRET,
+        'user_domain_name': _SHORT,
+        'cert_verify': _FLAG,
+        'bearer_token': _SECRET,
+        'ssl_ca_cert': _PEM,
+        'client_cert': _PEM,
+        'client_key': _PEM,
+        'oidc_token_url': common.URI,
+        'client_id': _SHORT,
+        'client_secret': _SECRET,
+    }
+)
 
-VIM_PROJECT = common.obj({
-    'name': _SHORT,
-    'id': _SHORT,
-    'project_domain_name': _SHORT,
-})
+VIM_PROJECT = common.obj(
+    {
+        'name': _SHORT,
+        'id': _SHORT,
+        'project_domain_name': _SHORT,
+    }
+)
 
 _VIM = {
     'name': {'type': 'string', 'minLength': 1, 'maxLength': 255},
@@ -53,31 +57,51 @@ _VIM = {
 }
 
 # POST /v1.0/vims: {"vim": {...}}
-CREATE = common.obj({
-    'vim': common.obj(_VIM, required=('name', 'auth_url', 'auth_cred')),
-}, required=('vim',))
+CREATE = common.obj(
+    {
+        'vim': common.obj(_VIM, required=('name', 'auth_url', 'auth_cred')),
+    },
+    required=('vim',),
+)
 
 # PUT /v1.0/vims/{id}: {"vim": {...}}, every attribute optional
-UPDATE = common.obj({
-    'vim': common.obj(_VIM, min_properties=1),
-}, required=('vim',))
+UPDATE = common.obj(
+    {
+        'vim': common.obj(_VIM, min_properties=1),
+    },
+    required=('vim',),
+)
 
 # Keys that would put a credential in ``extra``, which is stored in clear.
-_SECRET_EXTRA_KEYS = frozenset({
-    'password', 'bearer_token', 'token', 'secret', 'client_secret',
-    'client_key', 'private_key', 'ssh_private_key'})
+_SECRET_EXTRA_KEYS = frozenset(
+    {
+        'password',
+        'bearer_token',
+        'token',
+        'secret',
+        'client_secret',
+        'client_key',
+        'private_key',
+        'ssh_private_key',
+    }
+)
 
 
 def _check_auth_url(url: str, vim_type: str, extra: dict) -> None:
     parts = urlparse.urlsplit(url)
     if parts.scheme not in ('https', 'http') or not parts.netloc:
         raise exceptions.BadRequest(
-            f'auth_url {url!r} is not an http(s) URL with a host.')
-    if (vim_type == vim_obj.KUBERNETES and parts.scheme == 'http'
-            and not vim_obj.flag(extra.get(vim_obj.SKIP_TLS_VERIFY))):
+            f'auth_url {url!r} is not an http(s) URL with a host.'
+        )
+    if (
+        vim_type == vim_obj.KUBERNETES
+        and parts.scheme == 'http'
+        and not vim_obj.flag(extra.get(vim_obj.SKIP_TLS_VERIFY))
+    ):
         raise exceptions.BadRequest(
             f'auth_url {url} is plain http: a Kubernetes VIM needs https, '
-            f'or extra.{vim_obj.SKIP_TLS_VERIFY}: true to allow it.')
+            f'or extra.{vim_obj.SKIP_TLS_VERIFY}: true to allow it.'
+        )
 
 
 def _check_pem(cred: dict) -> None:
@@ -87,11 +111,13 @@ def _check_pem(cred: dict) -> None:
                 x509.load_pem_x509_certificates(cred[key].encode())
             except ValueError:
                 raise exceptions.BadRequest(
-                    f'{key} is not a valid PEM certificate.') from None
+                    f'{key} is not a valid PEM certificate.'
+                ) from None
     if cred.get('client_key'):
         try:
-            serialization.load_pem_private_key(cred['client_key'].encode(),
-                                               password=None)
+            serialization.load_pem_private_key(
+                cred['client_key'].encode(), password=None
+            )
         except (ValueError, TypeError):
             raise exceptions.BadRequest(
                 'client_key is not a valid unencrypted PEM private key.'
@@ -100,17 +126,22 @@ def _check_pem(cred: dict) -> None:
 
 def _check_kubernetes_cred(cred: dict) -> None:
     if cred.get('oidc_token_url'):
-        missing = [k for k in ('username', 'password', 'client_id')
-                   if not cred.get(k)]
+        missing = [
+            k for k in ('username', 'password', 'client_id') if not cred.get(k)
+        ]
         if missing:
             raise exceptions.BadRequest(
-                f"auth_cred with oidc_token_url needs {', '.join(missing)}.")
-    elif not (cred.get('bearer_token')
-              or (cred.get('username') and cred.get('password'))
-              or (cred.get('client_cert') and cred.get('client_key'))):
+                f'auth_cred with oidc_token_url needs {", ".join(missing)}.'
+            )
+    elif not (
+        cred.get('bearer_token')
+        or (cred.get('username') and cred.get('password'))
+        or (cred.get('client_cert') and cred.get('client_key'))
+    ):
         raise exceptions.BadRequest(
             'auth_cred of a Kubernetes VIM needs bearer_token, username and '
-            'password, or client_cert and client_key.')
+            'password, or client_cert and client_key.'
+        )
 
 
 def _check_secret_free(value: object, path: str = 'extra') -> None:
@@ -119,7 +150,8 @@ def _check_secret_free(value: object, path: str = 'extra') -> None:
             if key in _SECRET_EXTRA_KEYS:
                 raise exceptions.BadRequest(
                     f'{path}/{key}: extra is stored in clear and must not '
-                    f'hold credentials; put them in auth_cred.')
+                    f'hold credentials; put them in auth_cred.'
+                )
             _check_secret_free(item, f'{path}/{key}')
     elif isinstance(value, list):
         for item in value:
@@ -138,7 +170,9 @@ def validate_vim(vim: dict) -> None:
     else:
         if not (cred.get('username') and cred.get('password')):
             raise exceptions.BadRequest(
-                'auth_cred of an OpenStack VIM needs username and password.')
+                'auth_cred of an OpenStack VIM needs username and password.'
+            )
         if not (vim.get('vim_project') or {}).get('name'):
             raise exceptions.BadRequest(
-                'vim_project/name (the OpenStack project) is required.')
+                'vim_project/name (the OpenStack project) is required.'
+            )

@@ -11,33 +11,33 @@ from typing import Any
 
 from vnfm.testing.openstack import vmhost
 
-_NS = uuid.UUID("5d1f4c2e-8a43-4f7e-9a57-1c0c8d6b7a10")
+_NS = uuid.UUID('5d1f4c2e-8a43-4f7e-9a57-1c0c8d6b7a10')
 
 #: Image name -> VM profile: default user, its password (None: keys only).
 IMAGES: dict[str, dict[str, Any]] = {
-    "ubuntu-22.04": {"user": "ubuntu", "password": "ubuntu"},
-    "debian-12": {"user": "debian", "password": None},
-    "cirros-0.6": {"user": "cirros", "password": "gocubsgo"},
+    'ubuntu-22.04': {'user': 'ubuntu', 'password': 'ubuntu'},
+    'debian-12': {'user': 'debian', 'password': None},
+    'cirros-0.6': {'user': 'cirros', 'password': 'gocubsgo'},
     # A VM of this image never boots: its server goes CREATE_FAILED.
-    "broken-image": {"user": "nobody", "password": None, "fail": True},
+    'broken-image': {'user': 'nobody', 'password': None, 'fail': True},
 }
 #: Flavour name -> (vCPUs, RAM MiB, disk GiB), as Nova's defaults.
 FLAVORS = {
-    "m1.tiny": (1, 512, 1),
-    "m1.small": (1, 2048, 20),
-    "m1.medium": (2, 4096, 40),
-    "m1.large": (4, 8192, 80),
+    'm1.tiny': (1, 512, 1),
+    'm1.small': (1, 2048, 20),
+    'm1.medium': (2, 4096, 40),
+    'm1.large': (4, 8192, 80),
 }
-NETWORKS = ("mgmt-net", "data-net-1", "data-net-2")
+NETWORKS = ('mgmt-net', 'data-net-1', 'data-net-2')
 
 
 def _id(kind: str, name: str) -> str:
-    return str(uuid.uuid5(_NS, f"{kind}/{name}"))
+    return str(uuid.uuid5(_NS, f'{kind}/{name}'))
 
 
 def bridge_name(prefix: str, index: int) -> str:
     """Host bridge of network ``index`` of the cloud ``prefix``."""
-    return f"lc{hashlib.sha1(prefix.encode()).hexdigest()[:8]}{index}"  # noqa: S324
+    return f'lc{hashlib.sha1(prefix.encode()).hexdigest()[:8]}{index}'  # noqa: S324
 
 
 def create(state_dir: Path, prefix: str) -> dict[str, Any]:
@@ -50,43 +50,43 @@ def create(state_dir: Path, prefix: str) -> dict[str, Any]:
     ):
         gateway = str(cidr.network_address + 1)
         bridge = bridge_name(prefix, i)
-        vmhost.bridge_up(bridge, f"{gateway}/{cidr.prefixlen}")
+        vmhost.bridge_up(bridge, f'{gateway}/{cidr.prefixlen}')
         networks[name] = {
-            "id": _id("network", f"{prefix}/{name}"),
-            "bridge": bridge,
-            "subnets": [
+            'id': _id('network', f'{prefix}/{name}'),
+            'bridge': bridge,
+            'subnets': [
                 {
-                    "id": _id("subnet", f"{prefix}/{name}"),
-                    "name": f"{name}-subnet",
-                    "cidr": str(cidr),
-                    "gateway_ip": gateway,
+                    'id': _id('subnet', f'{prefix}/{name}'),
+                    'name': f'{name}-subnet',
+                    'cidr': str(cidr),
+                    'gateway_ip': gateway,
                 }
             ],
         }
     data = {
-        "images": {n: {"id": _id("image", n), **p} for n, p in IMAGES.items()},
-        "flavors": {
-            n: {"id": _id("flavor", n), "vcpus": c, "ram": r, "disk": d}
+        'images': {n: {'id': _id('image', n), **p} for n, p in IMAGES.items()},
+        'flavors': {
+            n: {'id': _id('flavor', n), 'vcpus': c, 'ram': r, 'disk': d}
             for n, (c, r, d) in FLAVORS.items()
         },
-        "networks": networks,
+        'networks': networks,
     }
-    (state_dir / "catalogue.json").write_text(json.dumps(data, indent=2))
+    (state_dir / 'catalogue.json').write_text(json.dumps(data, indent=2))
     return data
 
 
 def destroy(state_dir: Path, prefix: str) -> None:
     """Stop every VM left in ``state_dir`` and delete the bridges."""
-    vms = state_dir / "vms"
+    vms = state_dir / 'vms'
     if vms.exists():
         for vm_dir in vms.iterdir():
             vmhost.stop(vm_dir)
-    for vol in (state_dir / "volumes").glob("*.json"):
+    for vol in (state_dir / 'volumes').glob('*.json'):
         data = json.loads(vol.read_text())
-        vmhost.volume_delete(Path(data["image"]), data["loop"])
+        vmhost.volume_delete(Path(data['image']), data['loop'])
         vol.unlink()
     for i in range(len(NETWORKS)):
         vmhost.bridge_down(bridge_name(prefix, i))
-    for leftover in ("ipam", "keypairs", "ports"):
-        for f in (state_dir / leftover).glob("*"):
+    for leftover in ('ipam', 'keypairs', 'ports'):
+        for f in (state_dir / leftover).glob('*'):
             f.unlink()

@@ -22,15 +22,15 @@ from vnfm.testing.openstack import catalogue
 from vnfm.testing.openstack import files
 from vnfm.testing.openstack import identity
 
-_DAEMONS = ("keystone", "heat-engine", "heat-api")
-_WSGI_HOST = Path(__file__).resolve().with_name("wsgi_host.py")
-PLUGIN_DIR = Path(__file__).resolve().with_name("heat_plugin")
-ADMIN = "admin"
+_DAEMONS = ('keystone', 'heat-engine', 'heat-api')
+_WSGI_HOST = Path(__file__).resolve().with_name('wsgi_host.py')
+PLUGIN_DIR = Path(__file__).resolve().with_name('heat_plugin')
+ADMIN = 'admin'
 #: Test accounts besides the admin: (user, project, role).
 USERS = (
-    ("demo", "demo", "member"),
-    ("demo-reader", "demo", "reader"),
-    ("other", "other", "member"),
+    ('demo', 'demo', 'member'),
+    ('demo-reader', 'demo', 'reader'),
+    ('other', 'other', 'member'),
 )
 
 
@@ -56,7 +56,7 @@ class LocalCloud:
     def __init__(
         self,
         state_dir: str | Path,
-        name: str = "default",
+        name: str = 'default',
         die_with_parent: bool = False,
         plugin_dirs: tuple[Path, ...] = (PLUGIN_DIR,),
     ) -> None:
@@ -75,70 +75,70 @@ class LocalCloud:
     @property
     def prefix(self) -> str:
         """Prefix of this cloud's databases and RabbitMQ vhost."""
-        return f"vnfm_lc_{self.name}"
+        return f'vnfm_lc_{self.name}'
 
     @property
     def auth_url(self) -> str:
         """Keystone's root URL (``--os-auth-url`` takes it with ``/v3``)."""
-        return f"http://127.0.0.1:{self.ports['keystone']}"
+        return f'http://127.0.0.1:{self.ports["keystone"]}'
 
     @property
     def heat_url(self) -> str:
         """Root URL of the Heat API."""
-        return f"http://127.0.0.1:{self.ports['heat']}"
+        return f'http://127.0.0.1:{self.ports["heat"]}'
 
-    def account(self, user: str = "demo") -> identity.Account:
+    def account(self, user: str = 'demo') -> identity.Account:
         """The admin (``admin``) or a test user of :data:`USERS`."""
         if user == ADMIN:
             return identity.Account(
-                ADMIN, self.passwords[ADMIN], ADMIN, "admin"
+                ADMIN, self.passwords[ADMIN], ADMIN, 'admin'
             )
         _, project, role = next(u for u in USERS if u[0] == user)
         return identity.Account(user, self.passwords[user], project, role)
 
-    def credentials(self, user: str = "demo") -> dict[str, str]:
+    def credentials(self, user: str = 'demo') -> dict[str, str]:
         """``auth_url``, ``username``, ``password``... of ``user``."""
         return self.account(user).credentials(self.auth_url) | {
-            "region_name": files.REGION
+            'region_name': files.REGION
         }
 
-    def session(self, user: str = "demo") -> Any:
+    def session(self, user: str = 'demo') -> Any:
         """A keystoneauth1 session of ``user``."""
         return identity.session(self.auth_url, self.account(user))
 
     def describe(self) -> dict[str, Any]:
         """JSON-able description of the running cloud."""
         return {
-            "name": self.name,
-            "endpoints": {
-                "identity": f"{self.auth_url}/v3",
-                "orchestration": f"{self.heat_url}/v1",
+            'name': self.name,
+            'endpoints': {
+                'identity': f'{self.auth_url}/v3',
+                'orchestration': f'{self.heat_url}/v1',
             },
-            "region_name": files.REGION,
-            "admin": self.credentials(ADMIN),
-            "users": {u: self.credentials(u) for u, _, _ in USERS},
-            "ca_cert_path": None,
-            "catalogue": self.catalogue(),
-            "state_dir": str(self.state_dir),
-            "pids": dict(self.pids),
-            "ports": dict(self.ports),
-            "startup_seconds": round(self.startup_seconds, 2),
+            'region_name': files.REGION,
+            'admin': self.credentials(ADMIN),
+            'users': {u: self.credentials(u) for u, _, _ in USERS},
+            'ca_cert_path': None,
+            'catalogue': self.catalogue(),
+            'state_dir': str(self.state_dir),
+            'pids': dict(self.pids),
+            'ports': dict(self.ports),
+            'startup_seconds': round(self.startup_seconds, 2),
         }
 
     def catalogue(self) -> dict[str, Any]:
         """Images, flavours and networks (with subnets and ids)."""
-        path = self.state_dir / "catalogue.json"
+        path = self.state_dir / 'catalogue.json'
         return json.loads(path.read_text()) if path.exists() else {}
 
     def add_keypair(self, name: str, public_key: str) -> None:
         """Register a Nova keypair that templates can name in key_name."""
-        keys = self.state_dir / "keypairs"
+        keys = self.state_dir / 'keypairs'
         keys.mkdir(exist_ok=True)
-        (keys / f"{name}.pub").write_text(public_key.strip() + "\n")
+        (keys / f'{name}.pub').write_text(public_key.strip() + '\n')
 
     def vm_dirs(self) -> list[Path]:
         """Directories of the VMs running now (one per server)."""
-        vms = self.state_dir / "vms"
+        vms = self.state_dir / 'vms'
         return sorted(vms.iterdir()) if vms.exists() else []
 
     def _layout(self) -> files.CloudLayout:
@@ -146,13 +146,13 @@ class LocalCloud:
         return files.CloudLayout(
             state_dir=self.state_dir,
             venv=self.venv,
-            keystone_port=self.ports["keystone"],
-            heat_port=self.ports["heat"],
-            keystone_db_url=f"{procs.POSTGRES_URL}/{self.prefix}_keystone",
-            heat_db_url=f"{procs.POSTGRES_URL}/{self.prefix}_heat",
-            transport_url=f"rabbit://{procs.RABBIT}/{self.prefix}",
-            heat_password=self.passwords["heat"],
-            domain_admin_password=self.passwords["heat_domain_admin"],
+            keystone_port=self.ports['keystone'],
+            heat_port=self.ports['heat'],
+            keystone_db_url=f'{procs.POSTGRES_URL}/{self.prefix}_keystone',
+            heat_db_url=f'{procs.POSTGRES_URL}/{self.prefix}_heat',
+            transport_url=f'rabbit://{procs.RABBIT}/{self.prefix}',
+            heat_password=self.passwords['heat'],
+            domain_admin_password=self.passwords['heat_domain_admin'],
             plugin_dirs=self.plugin_dirs,
         )
 
@@ -176,15 +176,15 @@ class LocalCloud:
             )
             self._spawn_daemons(lay)
             self._wait(
-                lambda: self._answers(f"{lay.keystone_url}/v3"),
+                lambda: self._answers(f'{lay.keystone_url}/v3'),
                 deadline,
-                "Keystone",
+                'Keystone',
             )
             self._create_accounts(lay)
             self._wait(
                 lambda: self._engine_answers(self.session(ADMIN)),
                 deadline,
-                "heat-api and heat-engine",
+                'heat-api and heat-engine',
             )
         except BaseException:
             self.stop()
@@ -201,7 +201,7 @@ class LocalCloud:
         self.pids.clear()
         catalogue.destroy(self.state_dir, self.prefix)
         self._drop_backends()
-        state = self.state_dir / "state.json"
+        state = self.state_dir / 'state.json'
         if state.exists():
             state.unlink()
 
@@ -224,36 +224,36 @@ class LocalCloud:
     @classmethod
     def load(cls, state_dir: str | Path) -> LocalCloud:
         """Rebuild the handle of a cloud started by ``vnfm-localcloud up``."""
-        data = json.loads((Path(state_dir) / "state.json").read_text())
-        cloud = cls(state_dir, name=data["name"])
+        data = json.loads((Path(state_dir) / 'state.json').read_text())
+        cloud = cls(state_dir, name=data['name'])
         cloud.pids, cloud.ports, cloud.passwords = (
-            data["pids"],
-            data["ports"],
-            data["passwords"],
+            data['pids'],
+            data['ports'],
+            data['passwords'],
         )
-        cloud.venv = Path(data["venv"])
-        cloud.startup_seconds = data.get("startup_seconds", 0.0)
+        cloud.venv = Path(data['venv'])
+        cloud.startup_seconds = data.get('startup_seconds', 0.0)
         return cloud
 
     # -- internals ----------------------------------------------------------
 
     def _save_state(self) -> None:
         data = {
-            "name": self.name,
-            "pids": self.pids,
-            "ports": self.ports,
-            "passwords": self.passwords,
-            "venv": str(self.venv),
-            "startup_seconds": self.startup_seconds,
+            'name': self.name,
+            'pids': self.pids,
+            'ports': self.ports,
+            'passwords': self.passwords,
+            'venv': str(self.venv),
+            'startup_seconds': self.startup_seconds,
         }
         certs.write_private(
-            self.state_dir / "state.json", json.dumps(data, indent=2).encode()
+            self.state_dir / 'state.json', json.dumps(data, indent=2).encode()
         )
 
     def _drop_backends(self) -> None:
         _together(
-            lambda: procs.drop_database(f"{self.prefix}_keystone"),
-            lambda: procs.drop_database(f"{self.prefix}_heat"),
+            lambda: procs.drop_database(f'{self.prefix}_keystone'),
+            lambda: procs.drop_database(f'{self.prefix}_heat'),
             self._delete_vhost,
         )
 
@@ -262,33 +262,33 @@ class LocalCloud:
             procs.delete_vhost(self.prefix)
 
     def _prepare(self) -> None:
-        (self.state_dir / "logs").mkdir(parents=True, exist_ok=True)
+        (self.state_dir / 'logs').mkdir(parents=True, exist_ok=True)
         # Leftovers of a crashed run of this name.
         catalogue.destroy(self.state_dir, self.prefix)
         self._drop_backends()
         catalogue.create(self.state_dir, self.prefix)
-        self.ports = {k: procs.free_port() for k in ("keystone", "heat")}
+        self.ports = {k: procs.free_port() for k in ('keystone', 'heat')}
         self.passwords = {
             u: _password()
             for u in (
                 ADMIN,
-                "heat",
-                "heat_domain_admin",
+                'heat',
+                'heat_domain_admin',
                 *(u[0] for u in USERS),
             )
         }
         _together(
-            lambda: procs.create_database(f"{self.prefix}_keystone"),
-            lambda: procs.create_database(f"{self.prefix}_heat"),
+            lambda: procs.create_database(f'{self.prefix}_keystone'),
+            lambda: procs.create_database(f'{self.prefix}_heat'),
             lambda: procs.create_vhost(self.prefix),
         )
 
     def _run(self, what: str, argv: list[str], deadline: float) -> None:
         # The admin password goes by environment: not on a command line
         # (ps shows those), where one starting with "-" is an option.
-        env = {**os.environ, "OS_BOOTSTRAP_PASSWORD": self.passwords[ADMIN]}
-        log = self.state_dir / "logs" / f"{what}.log"
-        with open(log, "ab") as out:
+        env = {**os.environ, 'OS_BOOTSTRAP_PASSWORD': self.passwords[ADMIN]}
+        log = self.state_dir / 'logs' / f'{what}.log'
+        with open(log, 'ab') as out:
             try:
                 rc = subprocess.run(  # nosec B603 - fixed argv
                     argv,
@@ -300,14 +300,14 @@ class LocalCloud:
                     check=False,
                 ).returncode
             except subprocess.TimeoutExpired as e:
-                raise CloudError(f"{what} timed out; see {log}") from e
+                raise CloudError(f'{what} timed out; see {log}') from e
         if rc:
-            raise CloudError(f"{' '.join(argv[:4])} failed ({rc}); see {log}")
+            raise CloudError(f'{" ".join(argv[:4])} failed ({rc}); see {log}')
 
     def _spawn(
         self, daemon: str, argv: list[str], env: dict[str, str] | None = None
     ) -> None:
-        log = self.state_dir / "logs" / f"{daemon}.log"
+        log = self.state_dir / 'logs' / f'{daemon}.log'
         self.pids[daemon] = procs.spawn(
             argv, log, env=env, die_with_parent=self.die_with_parent
         )
@@ -316,10 +316,10 @@ class LocalCloud:
         self, lay: files.CloudLayout, deadline: float, *args: str
     ) -> None:
         self._run(
-            "keystone-manage",
+            'keystone-manage',
             [
-                lay.bin("keystone-manage"),
-                "--config-file",
+                lay.bin('keystone-manage'),
+                '--config-file',
                 str(lay.keystone_conf),
                 *args,
             ],
@@ -331,23 +331,23 @@ class LocalCloud:
     ) -> None:
         files.write_keystone_conf(lay)
         manage = self._keystone_manage
-        manage(lay, deadline, "db_sync")
-        owner = ("--keystone-user", "root", "--keystone-group", "root")
-        url = f"{lay.keystone_url}/v3/"
+        manage(lay, deadline, 'db_sync')
+        owner = ('--keystone-user', 'root', '--keystone-group', 'root')
+        url = f'{lay.keystone_url}/v3/'
         _together(
-            lambda: manage(lay, deadline, "fernet_setup", *owner),
-            lambda: manage(lay, deadline, "credential_setup", *owner),
+            lambda: manage(lay, deadline, 'fernet_setup', *owner),
+            lambda: manage(lay, deadline, 'credential_setup', *owner),
             lambda: manage(
                 lay,
                 deadline,
-                "bootstrap",
-                "--bootstrap-admin-url",
+                'bootstrap',
+                '--bootstrap-admin-url',
                 url,
-                "--bootstrap-public-url",
+                '--bootstrap-public-url',
                 url,
-                "--bootstrap-internal-url",
+                '--bootstrap-internal-url',
                 url,
-                "--bootstrap-region-id",
+                '--bootstrap-region-id',
                 files.REGION,
             ),
         )
@@ -355,44 +355,44 @@ class LocalCloud:
     def _set_up_heat(self, lay: files.CloudLayout, deadline: float) -> None:
         files.write_heat_conf(lay)
         self._run(
-            "heat-manage",
+            'heat-manage',
             [
-                lay.bin("heat-manage"),
-                "--config-file",
+                lay.bin('heat-manage'),
+                '--config-file',
                 str(lay.heat_conf),
-                "db_sync",
+                'db_sync',
             ],
             deadline,
         )
 
     def _spawn_daemons(self, lay: files.CloudLayout) -> None:
-        python, host = lay.bin("python"), str(_WSGI_HOST)
+        python, host = lay.bin('python'), str(_WSGI_HOST)
         self._spawn(
-            "keystone",
+            'keystone',
             [
                 python,
                 host,
-                "keystone",
+                'keystone',
                 str(lay.keystone_port),
                 str(lay.keystone_conf),
             ],
         )
         self._spawn(
-            "heat-engine",
-            [lay.bin("heat-engine"), "--config-file", str(lay.heat_conf)],
+            'heat-engine',
+            [lay.bin('heat-engine'), '--config-file', str(lay.heat_conf)],
             # The resource plugin finds the catalogue and VMs here.
-            env={**os.environ, "VNFM_LOCALCLOUD_STATE": str(self.state_dir)},
+            env={**os.environ, 'VNFM_LOCALCLOUD_STATE': str(self.state_dir)},
         )
         self._spawn(
-            "heat-api",
-            [python, host, "heat", str(lay.heat_port), str(lay.heat_conf)],
+            'heat-api',
+            [python, host, 'heat', str(lay.heat_port), str(lay.heat_conf)],
         )
 
     def _create_accounts(self, lay: files.CloudLayout) -> None:
         admin = identity.Admin(lay.keystone_url, self.account(ADMIN))
         admin.set_up_heat(
-            self.passwords["heat"],
-            self.passwords["heat_domain_admin"],
+            self.passwords['heat'],
+            self.passwords['heat_domain_admin'],
             lay.heat_url,
         )
         for user, _, _ in USERS:
@@ -403,7 +403,7 @@ class LocalCloud:
         try:
             project = sess.get_project_id()
             resp = sess.get(
-                f"{self.heat_url}/v1/{project}/build_info", raise_exc=False
+                f'{self.heat_url}/v1/{project}/build_info', raise_exc=False
             )
         except Exception:  # noqa: BLE001 - not up yet, whatever the cause
             return False
@@ -423,7 +423,7 @@ class LocalCloud:
             ]
             if dead:
                 raise CloudError(
-                    f"{', '.join(dead)} exited; see {self.state_dir / 'logs'}"
+                    f'{", ".join(dead)} exited; see {self.state_dir / "logs"}'
                 )
             return bool(predicate())
 
@@ -431,5 +431,5 @@ class LocalCloud:
             check, max(0.0, deadline - time.monotonic()), interval=0.2
         ):
             raise CloudError(
-                f"timed out waiting for {what}; see {self.state_dir / 'logs'}"
+                f'timed out waiting for {what}; see {self.state_dir / "logs"}'
             )

@@ -19,11 +19,11 @@ from typing import Any
 
 
 def _keystone(config_file: str) -> Any:
-    os.environ["OS_KEYSTONE_CONFIG_FILES"] = config_file
+    os.environ['OS_KEYSTONE_CONFIG_FILES'] = config_file
     os.environ.setdefault(
-        "OS_KEYSTONE_CONFIG_DIR", os.path.dirname(config_file)
+        'OS_KEYSTONE_CONFIG_DIR', os.path.dirname(config_file)
     )
-    sys.argv = ["keystone"]  # keystone parses the command line too
+    sys.argv = ['keystone']  # keystone parses the command line too
     from keystone.server import wsgi
 
     return wsgi.initialize_public_application()
@@ -31,7 +31,7 @@ def _keystone(config_file: str) -> Any:
 
 def _heat(config_file: str) -> Any:
     # heat's init_application parses sys.argv like its former console script.
-    sys.argv = ["heat-api", "--config-file", config_file]
+    sys.argv = ['heat-api', '--config-file', config_file]
     from heat.api.openstack import wsgi
 
     return wsgi.init_application()
@@ -40,10 +40,10 @@ def _heat(config_file: str) -> Any:
 def main(argv: list[str]) -> int:
     """Load the application named by ``argv[0]`` and serve it until SIGTERM."""
     name, port, config_file = argv
-    app = {"keystone": _keystone, "heat": _heat}[name](config_file)
+    app = {'keystone': _keystone, 'heat': _heat}[name](config_file)
     from cheroot import wsgi as server
 
-    httpd = server.Server(("127.0.0.1", int(port)), app, numthreads=8)
+    httpd = server.Server(('127.0.0.1', int(port)), app, numthreads=8)
 
     def _stop(*_: object) -> None:
         httpd.stop()
@@ -56,5 +56,5 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main(sys.argv[1:]))

@@ -7,10 +7,14 @@ from vnfm.common import exceptions
 from vnfm.drivers.infra import base
 
 INFO = {
-    'vnfcResourceInfo': [{'id': 'r1', 'vduId': 'VDU1'},
-                         {'id': 'r2', 'vduId': 'VDU1'}],
-    'vnfcInfo': [{'id': 'VDU1-r1', 'vnfcResourceInfoId': 'r1'},
-                 {'id': 'VDU1-r2', 'vnfcResourceInfoId': 'r2'}],
+    'vnfcResourceInfo': [
+        {'id': 'r1', 'vduId': 'VDU1'},
+        {'id': 'r2', 'vduId': 'VDU1'},
+    ],
+    'vnfcInfo': [
+        {'id': 'VDU1-r1', 'vnfcResourceInfoId': 'r1'},
+        {'id': 'VDU1-r2', 'vnfcResourceInfoId': 'r2'},
+    ],
 }
 
 

@@ -14,19 +14,33 @@ from vnfm.drivers.infra.registry import NoInfraDriver
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import infra
 
-VNFD = {'flavours': {'simple': {
-    'vdus': {'VDU1': {'initial_delta': 1}, 'VDU2': {'initial_delta': 2}},
-    'scaling_aspects': {'a1': {'max_scale_level': 2,
-                               'vdu_deltas': {'VDU1': {'d': 1}}}},
-    'instantiation_levels': {}}}}
+VNFD = {
+    'flavours': {
+        'simple': {
+            'vdus': {
+                'VDU1': {'initial_delta': 1},
+                'VDU2': {'initial_delta': 2},
+            },
+            'scaling_aspects': {
+                'a1': {'max_scale_level': 2, 'vdu_deltas': {'VDU1': {'d': 1}}}
+            },
+            'instantiation_levels': {},
+        }
+    }
+}
 
 
 def ctx(**kwargs) -> base.InfraContext:
-    values = dict(operation='INSTANTIATE', vnf_instance={'id': 'inst1'},
-                  request={}, vnfd=VNFD, flavour_id='simple',
-                  vim_connection_info={'vim1': {'vimType': VIM_TYPE}},
-                  package=PackageFiles('p', {}),
-                  deadline=time.monotonic() + 10)
+    values = dict(
+        operation='INSTANTIATE',
+        vnf_instance={'id': 'inst1'},
+        request={},
+        vnfd=VNFD,
+        flavour_id='simple',
+        vim_connection_info={'vim1': {'vimType': VIM_TYPE}},
+        package=PackageFiles('p', {}),
+        deadline=time.monotonic() + 10,
+    )
     values.update(kwargs)
     return base.InfraContext(**values)
 
@@ -40,9 +54,11 @@ def test_instantiate_builds_vnf_info_with_stable_ids():
     assert first == again
     vnfcs = first['vnfcResourceInfo']
     assert [v['computeResource']['resourceId'] for v in vnfcs] == [
-        'noop-VDU1-0', 'noop-VDU2-0', 'noop-VDU2-1']
-    assert {v['computeResource']['vimConnectionId'] for v in vnfcs} == {
-        'vim1'}
+        'noop-VDU1-0',
+        'noop-VDU2-0',
+        'noop-VDU2-1',
+    ]
+    assert {v['computeResource']['vimConnectionId'] for v in vnfcs} == {'vim1'}
     assert first['scaleStatus'] == [{'aspectId': 'a1', 'scaleLevel': 0}]
     assert first['maxScaleLevels'] == [{'aspectId': 'a1', 'scaleLevel': 2}]
     assert [c['method'] for c in driver.calls] == ['instantiate'] * 2
@@ -57,15 +73,18 @@ def test_result_carries_the_call():
 def test_unknown_flavour_fails_with_detail():
     with pytest.raises(exceptions.OperationFailed) as e:
         NoopInfraDriver().instantiate(ctx(flavour_id='big'))
-    assert e.value.detail == ("Flavour 'big' is not in the VNFD; it has "
-                              "simple.")
+    assert e.value.detail == (
+        "Flavour 'big' is not in the VNFD; it has simple."
+    )
 
 
 def test_registry_selects_by_vim_type():
     noop = NoopInfraDriver()
     drivers = InfraDrivers({'noop': noop})
-    vims = {'a': {'vimType': 'ETSINFV.OPENSTACK_KEYSTONE.V_3'},
-            'b': {'vimType': VIM_TYPE}}
+    vims = {
+        'a': {'vimType': 'ETSINFV.OPENSTACK_KEYSTONE.V_3'},
+        'b': {'vimType': VIM_TYPE},
+    }
 
     driver, served = drivers.select(vims)
 
@@ -92,7 +111,8 @@ def test_load_by_entry_point_and_clear_error_for_typos():
     with pytest.raises(loader.DriverLoadError) as e:
         InfraDrivers.load(['nopo'])
     assert e.value.detail.startswith(
-        "No driver named 'nopo' in vnfm.infra_drivers; installed: ")
+        "No driver named 'nopo' in vnfm.infra_drivers; installed: "
+    )
     assert 'noop' in e.value.detail
 
 
@@ -109,8 +129,9 @@ def test_a_driver_publishing_nothing_does_not_load(monkeypatch):
     with pytest.raises(loader.DriverLoadError) as e:
         InfraDrivers.load(['noop'])
     assert e.value.detail == (
-        "x Publish its Capabilities there under the same name, so the API "
-        'knows what it serves.')
+        'x Publish its Capabilities there under the same name, so the API '
+        'knows what it serves.'
+    )
 
 
 def _publishes_nothing(name):

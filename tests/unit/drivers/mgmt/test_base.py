@@ -7,15 +7,18 @@ import pytest
 from vnfm.drivers.mgmt import base
 
 
-@pytest.mark.parametrize('request_body, allowed', [
-    ({'metadata': {'vnfm_disruption_allowed': True}}, True),
-    ({'metadata': {'vnfm_disruption_allowed': 'true'}}, True),
-    ({'additionalParams': {'vnfm_disruption_allowed': True}}, True),
-    ({'metadata': {'vnfm_disruption_allowed': False}}, False),
-    ({'metadata': {'vnfm_disruption_allowed': 1}}, False),
-    ({'metadata': None}, False),
-    ({}, False),
-])
+@pytest.mark.parametrize(
+    'request_body, allowed',
+    [
+        ({'metadata': {'vnfm_disruption_allowed': True}}, True),
+        ({'metadata': {'vnfm_disruption_allowed': 'true'}}, True),
+        ({'additionalParams': {'vnfm_disruption_allowed': True}}, True),
+        ({'metadata': {'vnfm_disruption_allowed': False}}, False),
+        ({'metadata': {'vnfm_disruption_allowed': 1}}, False),
+        ({'metadata': None}, False),
+        ({}, False),
+    ],
+)
 def test_disruption_allowed(request_body: dict, allowed: bool) -> None:
     assert base.is_disruption_allowed(request_body) is allowed
 
@@ -23,10 +26,18 @@ def test_disruption_allowed(request_body: dict, allowed: bool) -> None:
 def test_waiting_is_shown_through_the_context() -> None:
     shown: list[str | None] = []
     ctx = base.HookContext(
-        hook='modify_information_end', operation='MODIFY_INFO',
-        vnf_instance={}, vnf_lcm_op_occ={}, request={},
-        vim_connection_info={}, vnfd={}, package=None,  # type: ignore
-        definition={}, deadline=0.0, progress=shown.append)
+        hook='modify_information_end',
+        operation='MODIFY_INFO',
+        vnf_instance={},
+        vnf_lcm_op_occ={},
+        request={},
+        vim_connection_info={},
+        vnfd={},
+        package=None,  # type: ignore
+        definition={},
+        deadline=0.0,
+        progress=shown.append,
+    )
     ctx.show_waiting('waiting for eviction of Pod ns/p')
     ctx.show_waiting(None)
     assert shown == ['waiting for eviction of Pod ns/p', None]

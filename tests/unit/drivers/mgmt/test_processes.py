@@ -9,13 +9,17 @@ from vnfm.drivers.mgmt import processes
 
 
 def test_kill_ends_the_process_group_of_the_op_only():
-    code = 'import subprocess,sys,time; subprocess.Popen([sys.executable, ' \
-           '"-c", "import time; time.sleep(60)"]); time.sleep(60)'
-    mine = subprocess.Popen([sys.executable, '-c', code],
-                            start_new_session=True)
-    other = subprocess.Popen([sys.executable, '-c',
-                              'import time; time.sleep(60)'],
-                             start_new_session=True)
+    code = (
+        'import subprocess,sys,time; subprocess.Popen([sys.executable, '
+        '"-c", "import time; time.sleep(60)"]); time.sleep(60)'
+    )
+    mine = subprocess.Popen(
+        [sys.executable, '-c', code], start_new_session=True
+    )
+    other = subprocess.Popen(
+        [sys.executable, '-c', 'import time; time.sleep(60)'],
+        start_new_session=True,
+    )
     processes.started('op-1', mine)
     processes.started('op-2', other)
     try:

@@ -13,7 +13,7 @@ from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.drivers.package_files import PackageFiles
 
-RECORDER = b'''
+RECORDER = b"""
 import json, os, sys
 doc = json.load(sys.stdin)
 print("log line", file=sys.stderr)
@@ -22,21 +22,29 @@ json.dump({"changes": {"metadata": {"hook": doc["hook"],
                                         "Scripts/hook.py"),
                                     "env": sorted(os.environ)}}},
           sys.stdout)
-'''
+"""
 
 
 def ctx(script: bytes, timeout: float = 10, **kwargs) -> base.HookContext:
-    files = PackageFiles('pkg1', {'Scripts/hook.py': script,
-                                  'Definitions/x.yaml': b'a: 1'})
+    files = PackageFiles(
+        'pkg1', {'Scripts/hook.py': script, 'Definitions/x.yaml': b'a: 1'}
+    )
     values = dict(
-        hook='instantiate_end', operation='INSTANTIATE',
-        vnf_instance={'id': 'i1'}, vnf_lcm_op_occ={'id': 'o1'},
+        hook='instantiate_end',
+        operation='INSTANTIATE',
+        vnf_instance={'id': 'i1'},
+        vnf_lcm_op_occ={'id': 'o1'},
         request={'flavourId': 'simple'},
         vim_connection_info={'v': {'accessInfo': {'password': 'pw'}}},
-        vnfd={}, package=files,
-        definition={'name': 'instantiate_end', 'file': 'Scripts/hook.py',
-                    'builtin': None},
-        deadline=time.monotonic() + timeout)
+        vnfd={},
+        package=files,
+        definition={
+            'name': 'instantiate_end',
+            'file': 'Scripts/hook.py',
+            'builtin': None,
+        },
+        deadline=time.monotonic() + timeout,
+    )
     values.update(kwargs)
     return base.HookContext(**values)
 
@@ -57,25 +65,41 @@ def test_script_gets_document_and_returns_changes(allowed, monkeypatch):
     assert meta['cwd_has_script'] is True
     # A minimal environment: the conductor's secrets stay out.
     assert set(meta['env']) - {'LC_CTYPE'} == {
-        'HOME', 'LANG', 'PATH', 'VNFM_HOOK_RECORD'}
+        'HOME',
+        'LANG',
+        'PATH',
+        'VNFM_HOOK_RECORD',
+    }
 
 
 def test_script_receives_secrets_separately():
-    script = (b'import json, sys\n'
-              b'doc = json.load(sys.stdin)\n'
-              b'print(json.dumps({"changes": {"extensions": {'
-              b'"pw": doc["vim_connection_info"]["v"]["accessInfo"]'
-              b'["password"], "keys": sorted(doc)}}}))\n')
+    script = (
+        b'import json, sys\n'
+        b'doc = json.load(sys.stdin)\n'
+        b'print(json.dumps({"changes": {"extensions": {'
+        b'"pw": doc["vim_connection_info"]["v"]["accessInfo"]'
+        b'["password"], "keys": sorted(doc)}}}))\n'
+    )
     digest = hashlib.sha256(script).hexdigest()
     from vnfm.conf import CONF
+
     CONF.set_override('allowed_script_sha256', [digest], 'mgmt_driver')
     try:
         result = ScriptMgmtDriver().run_hook(ctx(script))
     finally:
         CONF.clear_override('allowed_script_sha256', 'mgmt_driver')
-    assert result.changes['extensions'] == {'pw': 'pw', 'keys': [
-        'hook', 'operation', 'package_dir', 'request', 'vim_connection_info',
-        'vnf_instance', 'vnf_lcm_op_occ']}
+    assert result.changes['extensions'] == {
+        'pw': 'pw',
+        'keys': [
+            'hook',
+            'operation',
+            'package_dir',
+            'request',
+            'vim_connection_info',
+            'vnf_instance',
+            'vnf_lcm_op_occ',
+        ],
+    }
 
 
 def test_script_not_allowed_fails_without_running(conf, tmp_path):
@@ -88,37 +112,42 @@ def test_script_not_allowed_fails_without_running(conf, tmp_path):
     digest = hashlib.sha256(script).hexdigest()
     assert e.value.detail == (
         f'instantiate_end hook Scripts/hook.py is not allowed to run: its '
-        f'SHA-256 {digest} is not in [mgmt_driver] allowed_script_sha256.')
+        f'SHA-256 {digest} is not in [mgmt_driver] allowed_script_sha256.'
+    )
     assert not marker.exists()
 
 
 def test_non_zero_exit_fails_with_stderr_tail(allowed):
-    script = b'import sys\nprint("boom: disk full", file=sys.stderr)\n' \
-             b'sys.exit(3)\n'
+    script = (
+        b'import sys\nprint("boom: disk full", file=sys.stderr)\nsys.exit(3)\n'
+    )
 
     with pytest.raises(exceptions.OperationFailed) as e:
         ScriptMgmtDriver().run_hook(ctx(script))
 
     assert e.value.detail == (
-        'instantiate_end hook Scripts/hook.py exited with 3: boom: disk full')
+        'instantiate_end hook Scripts/hook.py exited with 3: boom: disk full'
+    )
 
 
 def test_stderr_is_cut_to_max_output_bytes(allowed, conf):
     conf('max_output_bytes', 1024, 'mgmt_driver')
-    script = (b'import sys\nsys.stderr.write("a" * 100000 + "END")\n'
-              b'sys.exit(1)\n')
+    script = (
+        b'import sys\nsys.stderr.write("a" * 100000 + "END")\nsys.exit(1)\n'
+    )
 
     with pytest.raises(exceptions.OperationFailed) as e:
         ScriptMgmtDriver().run_hook(ctx(script))
 
     assert e.value.detail == (
         'instantiate_end hook Scripts/hook.py exited with 1: [stderr cut, '
-        'its last 1024 characters follow] ' + 'a' * 1021 + 'END')
+        'its last 1024 characters follow] ' + 'a' * 1021 + 'END'
+    )
 
 
 # A hook that prints the credentials it was given, then ~1 MiB of noise,
 # then the credentials again.
-LEAKER = b'''
+LEAKER = b"""
 import json, sys
 doc = json.load(sys.stdin)
 secrets = [doc["vim_connection_info"]["v"]["accessInfo"]["password"],
@@ -128,7 +157,7 @@ sys.stderr.write("x" * (1000 * 1024) + "\\n")
 print("failed with", *secrets, file=sys.stderr)
 print("LAST LINE", file=sys.stderr)
 sys.exit(2)
-'''
+"""
 VIM_PASSWORD = 'vim-pass-4242'
 DB_PASSWORD = 'db-pass-1717'
 
@@ -136,17 +165,22 @@ DB_PASSWORD = 'db-pass-1717'
 def test_stderr_in_the_detail_is_a_scrubbed_bounded_tail(allowed, caplog):
     caplog.set_level(logging.INFO)
     vim = {'v': {'accessInfo': {'username': 'u', 'password': VIM_PASSWORD}}}
-    request = {'flavourId': 'simple',
-               'additionalParams': {'db': {'password': DB_PASSWORD}}}
+    request = {
+        'flavourId': 'simple',
+        'additionalParams': {'db': {'password': DB_PASSWORD}},
+    }
 
     with pytest.raises(exceptions.OperationFailed) as e:
-        ScriptMgmtDriver().run_hook(ctx(LEAKER, vim_connection_info=vim,
-                                        request=request))
+        ScriptMgmtDriver().run_hook(
+            ctx(LEAKER, vim_connection_info=vim, request=request)
+        )
 
     detail = e.value.detail
-    assert detail.startswith('instantiate_end hook Scripts/hook.py exited '
-                             'with 2: [stderr cut, its last 4096 characters '
-                             'follow] ')
+    assert detail.startswith(
+        'instantiate_end hook Scripts/hook.py exited '
+        'with 2: [stderr cut, its last 4096 characters '
+        'follow] '
+    )
     assert len(detail) < 4096 + 200
     assert detail.endswith('failed with ******** ********\nLAST LINE')
     for secret in (VIM_PASSWORD, DB_PASSWORD):
@@ -158,9 +192,11 @@ def test_stderr_in_the_detail_is_a_scrubbed_bounded_tail(allowed, caplog):
 
 def test_stderr_of_a_killed_script_is_scrubbed_and_bounded(allowed, conf):
     conf('script_timeout', 1, 'mgmt_driver')
-    script = (b'import sys, time\n'
-              + f'print("{VIM_PASSWORD}", "y" * 100000, '.encode()
-              + b'file=sys.stderr, flush=True)\ntime.sleep(60)\n')
+    script = (
+        b'import sys, time\n'
+        + f'print("{VIM_PASSWORD}", "y" * 100000, '.encode()
+        + b'file=sys.stderr, flush=True)\ntime.sleep(60)\n'
+    )
     vim = {'v': {'accessInfo': {'password': VIM_PASSWORD}}}
 
     with pytest.raises(exceptions.DeadlineExceeded) as e:
@@ -171,9 +207,15 @@ def test_stderr_of_a_killed_script_is_scrubbed_and_bounded(allowed, conf):
 
 
 def _package_ctx(files: dict[str, bytes], hook_file: str) -> base.HookContext:
-    return ctx(b'', package=PackageFiles('pkg1', files),
-               definition={'name': 'instantiate_end', 'file': hook_file,
-                           'builtin': None})
+    return ctx(
+        b'',
+        package=PackageFiles('pkg1', files),
+        definition={
+            'name': 'instantiate_end',
+            'file': hook_file,
+            'builtin': None,
+        },
+    )
 
 
 def test_option_like_file_name_runs_the_file_not_its_name(conf, tmp_path):
@@ -182,8 +224,11 @@ def test_option_like_file_name_runs_the_file_not_its_name(conf, tmp_path):
     marker = tmp_path / 'ran'
     name = f'-cimport os;open({str(marker)!r},"w")'
     script = b'print("{}")\n'
-    conf('allowed_script_sha256', [hashlib.sha256(script).hexdigest()],
-         'mgmt_driver')
+    conf(
+        'allowed_script_sha256',
+        [hashlib.sha256(script).hexdigest()],
+        'mgmt_driver',
+    )
 
     result = ScriptMgmtDriver().run_hook(_package_ctx({name: script}, name))
 
@@ -191,17 +236,26 @@ def test_option_like_file_name_runs_the_file_not_its_name(conf, tmp_path):
     assert not marker.exists()
 
 
-def test_package_modules_cannot_shadow_what_the_script_imports(conf,
-                                                               tmp_path):
+def test_package_modules_cannot_shadow_what_the_script_imports(conf, tmp_path):
     marker = tmp_path / 'ran'
     script = b'import json\nprint(json.dumps({}))\n'
     evil = f'open({str(marker)!r}, "w")\n'.encode()
-    conf('allowed_script_sha256', [hashlib.sha256(script).hexdigest()],
-         'mgmt_driver')
+    conf(
+        'allowed_script_sha256',
+        [hashlib.sha256(script).hexdigest()],
+        'mgmt_driver',
+    )
 
-    ScriptMgmtDriver().run_hook(_package_ctx(
-        {'Scripts/hook.py': script, 'Scripts/json.py': evil,
-         'json.py': evil}, 'Scripts/hook.py'))
+    ScriptMgmtDriver().run_hook(
+        _package_ctx(
+            {
+                'Scripts/hook.py': script,
+                'Scripts/json.py': evil,
+                'json.py': evil,
+            },
+            'Scripts/hook.py',
+        )
+    )
 
     assert not marker.exists()
 
@@ -213,8 +267,10 @@ def test_invalid_json_output_fails(allowed):
 
 
 def test_invalid_json_output_is_scrubbed(allowed):
-    script = b'import json, sys\ndoc = json.load(sys.stdin)\n' \
+    script = (
+        b'import json, sys\ndoc = json.load(sys.stdin)\n'
         b'print("oops", doc["vim_connection_info"])\n'
+    )
     vim = {'v': {'accessInfo': {'password': VIM_PASSWORD}}}
 
     with pytest.raises(exceptions.OperationFailed) as e:
@@ -234,12 +290,14 @@ def test_unknown_change_keys_fail(allowed):
 def test_timeout_kills_the_process_group(allowed, conf, tmp_path):
     conf('script_timeout', 1, 'mgmt_driver')
     pidfile = tmp_path / 'child.pid'
-    script = (b'import subprocess, sys, time\n'
-              b'child = subprocess.Popen([sys.executable, "-c", '
-              b'"import time; time.sleep(60)"])\n'
-              + f'open({str(pidfile)!r}, "w").write(str(child.pid))\n'.encode()
-              + b'print("started", file=sys.stderr, flush=True)\n'
-              b'time.sleep(60)\n')
+    script = (
+        b'import subprocess, sys, time\n'
+        b'child = subprocess.Popen([sys.executable, "-c", '
+        b'"import time; time.sleep(60)"])\n'
+        + f'open({str(pidfile)!r}, "w").write(str(child.pid))\n'.encode()
+        + b'print("started", file=sys.stderr, flush=True)\n'
+        b'time.sleep(60)\n'
+    )
     started = time.monotonic()
 
     with pytest.raises(exceptions.DeadlineExceeded) as e:
@@ -248,7 +306,8 @@ def test_timeout_kills_the_process_group(allowed, conf, tmp_path):
     assert time.monotonic() - started < 5
     assert e.value.detail.startswith(
         'instantiate_end hook Scripts/hook.py did not finish within 1s and '
-        'was killed: started')
+        'was killed: started'
+    )
     child = int(pidfile.read_text())
     deadline = time.monotonic() + 5
     while _alive(child):
@@ -281,8 +340,11 @@ class Builtin(base.MgmtDriver):
 
 def test_runner_calls_enabled_builtin_driver():
     runner = MgmtRunner({'builtin_test': Builtin()})
-    definition = {'name': 'instantiate_end', 'file': None,
-                  'builtin': 'builtin_test'}
+    definition = {
+        'name': 'instantiate_end',
+        'file': None,
+        'builtin': 'builtin_test',
+    }
 
     result = runner.run(ctx(b'', definition=definition))
     undone = runner.rollback(ctx(b'', definition=definition))
@@ -296,8 +358,10 @@ def test_builtin_without_the_hook_fails():
     definition = {'file': None, 'builtin': 'builtin_test'}
     with pytest.raises(exceptions.OperationFailed) as e:
         runner.run(ctx(b'', hook='heal_start', definition=definition))
-    assert e.value.detail == ('heal_start hook: built-in MgmtDriver '
-                              'builtin_test does not implement heal_start.')
+    assert e.value.detail == (
+        'heal_start hook: built-in MgmtDriver '
+        'builtin_test does not implement heal_start.'
+    )
 
 
 def test_runner_refuses_disabled_drivers():
@@ -306,9 +370,10 @@ def test_runner_refuses_disabled_drivers():
     with pytest.raises(exceptions.OperationFailed) as e:
         runner.run(ctx(b'', definition=definition))
     assert e.value.detail == (
-        "instantiate_end hook: the VNFD names built-in MgmtDriver "
+        'instantiate_end hook: the VNFD names built-in MgmtDriver '
         "'container_update', but 'container_update' is not in [mgmt_driver] "
-        "enabled_builtin_drivers (enabled: script).")
+        'enabled_builtin_drivers (enabled: script).'
+    )
     with pytest.raises(exceptions.OperationFailed) as e:
         MgmtRunner({}).run(ctx(b''))
     assert "script Scripts/hook.py, but 'script' is not" in e.value.detail

@@ -16,16 +16,19 @@ depends_on = None
 
 # The types of vnfm.db.models at the time of this revision. Copied, not
 # imported: a migration must not change when the models do.
-DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql',
-                                      'mariadb')
+DateTime = sa.DateTime().with_variant(
+    mysql.DATETIME(fsp=6), 'mysql', 'mariadb'
+)
 Blob = sa.LargeBinary().with_variant(mysql.LONGBLOB(), 'mysql', 'mariadb')
 Json = sa.JSON
 Uuid = sa.String(36)
 
 
 def _timestamps() -> list[sa.Column]:
-    return [sa.Column('created_at', DateTime, nullable=False),
-            sa.Column('updated_at', DateTime, nullable=True)]
+    return [
+        sa.Column('created_at', DateTime, nullable=False),
+        sa.Column('updated_at', DateTime, nullable=True),
+    ]
 
 
 def _create_packages() -> None:
@@ -57,11 +60,15 @@ def _create_packages() -> None:
         sa.Column('package_id', Uuid, nullable=False),
         sa.Column('seq', sa.Integer, nullable=False),
         sa.Column('data', Blob, nullable=False),
-        sa.PrimaryKeyConstraint('package_id', 'seq',
-                                name='pk_vnf_package_chunks'),
+        sa.PrimaryKeyConstraint(
+            'package_id', 'seq', name='pk_vnf_package_chunks'
+        ),
         sa.ForeignKeyConstraint(
-            ['package_id'], ['vnf_packages.id'], ondelete='CASCADE',
-            name='fk_vnf_package_chunks_package_id_vnf_packages'),
+            ['package_id'],
+            ['vnf_packages.id'],
+            ondelete='CASCADE',
+            name='fk_vnf_package_chunks_package_id_vnf_packages',
+        ),
     )
 
 
@@ -88,8 +95,10 @@ def _create_instances() -> None:
         *_timestamps(),
         sa.PrimaryKeyConstraint('id', name='pk_vnf_instances'),
         sa.ForeignKeyConstraint(
-            ['vnf_pkg_id'], ['vnf_packages.id'],
-            name='fk_vnf_instances_vnf_pkg_id_vnf_packages'),
+            ['vnf_pkg_id'],
+            ['vnf_packages.id'],
+            name='fk_vnf_instances_vnf_pkg_id_vnf_packages',
+        ),
     )
 
 
@@ -122,14 +131,19 @@ def _create_op_occs() -> None:
         *_timestamps(),
         sa.PrimaryKeyConstraint('id', name='pk_vnf_lcm_op_occs'),
         sa.ForeignKeyConstraint(
-            ['vnf_instance_id'], ['vnf_instances.id'], ondelete='CASCADE',
-            name='fk_vnf_lcm_op_occs_vnf_instance_id_vnf_instances'),
-        sa.UniqueConstraint('active_instance_id',
-                            name='uq_vnf_lcm_op_occs_active_instance_id'),
+            ['vnf_instance_id'],
+            ['vnf_instances.id'],
+            ondelete='CASCADE',
+            name='fk_vnf_lcm_op_occs_vnf_instance_id_vnf_instances',
+        ),
+        sa.UniqueConstraint(
+            'active_instance_id', name='uq_vnf_lcm_op_occs_active_instance_id'
+        ),
     )
     for column in ('vnf_instance_id', 'operation_state', 'owner'):
-        op.create_index(f'ix_vnf_lcm_op_occs_{column}', 'vnf_lcm_op_occs',
-                        [column])
+        op.create_index(
+            f'ix_vnf_lcm_op_occs_{column}', 'vnf_lcm_op_occs', [column]
+        )
 
 
 def _create_vims_and_subscriptions() -> None:
@@ -150,8 +164,7 @@ def _create_vims_and_subscriptions() -> None:
         sa.Column('project_key', sa.String(64), nullable=False),
         *_timestamps(),
         sa.PrimaryKeyConstraint('id', name='pk_vims'),
-        sa.UniqueConstraint('project_key', 'name',
-                            name='uq_vims_project_key'),
+        sa.UniqueConstraint('project_key', 'name', name='uq_vims_project_key'),
     )
     op.create_table(
         'subscriptions',

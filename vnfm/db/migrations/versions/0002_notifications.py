@@ -15,8 +15,9 @@ branch_labels = None
 depends_on = None
 
 # The types of vnfm.db.models at the time of this revision (copied).
-DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql',
-                                      'mariadb')
+DateTime = sa.DateTime().with_variant(
+    mysql.DATETIME(fsp=6), 'mysql', 'mariadb'
+)
 Json = sa.JSON
 Uuid = sa.String(36)
 # SQLite autoincrements only an INTEGER PRIMARY KEY.
@@ -41,9 +42,13 @@ def upgrade() -> None:
         sa.Column('finished_at', DateTime, nullable=True),
         sa.PrimaryKeyConstraint('seq', name='pk_notifications'),
         sa.ForeignKeyConstraint(
-            ['subscription_id'], ['subscriptions.id'], ondelete='CASCADE',
-            name='fk_notifications_subscription_id_subscriptions'),
+            ['subscription_id'],
+            ['subscriptions.id'],
+            ondelete='CASCADE',
+            name='fk_notifications_subscription_id_subscriptions',
+        ),
     )
     for column in ('subscription_id', 'state'):
-        op.create_index(f'ix_notifications_{column}', 'notifications',
-                        [column])
+        op.create_index(
+            f'ix_notifications_{column}', 'notifications', [column]
+        )

@@ -26,7 +26,8 @@ def heal(ctx: base.InfraContext) -> base.InfraResult:
     info = common.info_of(ctx)
     instance_id = ctx.vnf_instance['id']
     chosen = base.heal_targets(
-        info, list(ctx.request.get('vnfcInstanceId') or []))
+        info, list(ctx.request.get('vnfcInstanceId') or [])
+    )
     workloads = common.vdu_workloads(info)
     vdu_ids = sorted({e['vduId'] for e in chosen})
     grace = CONF.kubernetes.graceful_termination_timeout

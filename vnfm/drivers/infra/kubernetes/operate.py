@@ -58,9 +58,10 @@ def _check_stoppable(workloads: dict[str, Obj]) -> None:
     for vdu_id, w in sorted(workloads.items()):
         if w['kind'] not in _STOPPABLE:
             raise exceptions.OperationFailed(
-                f"VDU {vdu_id} is a {w['kind']} ({w['metadata']['name']}); "
-                f"only {', '.join(_STOPPABLE)} can be stopped and started. "
-                'Nothing was changed.')
+                f'VDU {vdu_id} is a {w["kind"]} ({w["metadata"]["name"]}); '
+                f'only {", ".join(_STOPPABLE)} can be stopped and started. '
+                'Nothing was changed.'
+            )
 
 
 def _counts(info: Obj, workloads: dict[str, Obj]) -> dict[str, int]:
@@ -80,8 +81,9 @@ def _grace(request: Obj) -> int:
     return int(timeout)
 
 
-def _stopped(ctx: base.InfraContext, info: Obj,
-             workloads: dict[str, Obj]) -> base.InfraResult:
+def _stopped(
+    ctx: base.InfraContext, info: Obj, workloads: dict[str, Obj]
+) -> base.InfraResult:
     meta = dict(info.get('metadata') or {})
     # A retry after a stop that went through keeps the first counts.
     counts = meta.get(STOPPED_COUNTS) or _counts(info, workloads)
@@ -89,40 +91,58 @@ def _stopped(ctx: base.InfraContext, info: Obj,
     _stop(ctx, workloads, _grace(ctx.request), work)
     old = info.get('vnfcResourceInfo') or []
     new = [e for e in old if e['vduId'] not in workloads]
-    return _result(info, {**meta, STOPPED_COUNTS: counts}, 'STOPPED', old,
-                   new, work)
+    return _result(
+        info, {**meta, STOPPED_COUNTS: counts}, 'STOPPED', old, new, work
+    )
 
 
-def _started(ctx: base.InfraContext, info: Obj,
-             workloads: dict[str, Obj]) -> base.InfraResult:
+def _started(
+    ctx: base.InfraContext, info: Obj, workloads: dict[str, Obj]
+) -> base.InfraResult:
     meta = dict(info.get('metadata') or {})
     flavour = scaling.flavour_of(ctx.vnfd, info.get('flavourId'))
     levels = common.levels_of(info)
-    counts = {v: scaling.counts_at(flavour, v, levels)
-              for v in workloads if v in (flavour.get('vdus') or {})}
+    counts = {
+        v: scaling.counts_at(flavour, v, levels)
+        for v in workloads
+        if v in (flavour.get('vdus') or {})
+    }
     counts.update(meta.get(STOPPED_COUNTS) or {})
     work: Obj = dict(ctx.work)
     vim_id, pods = _start(ctx, info, workloads, counts, work)
     old = info.get('vnfcResourceInfo') or []
     kinds = {v: w['kind'] for v, w in workloads.items()}
-    new = vnfcs.build(ctx.vnf_instance['id'], old,
-                      common.pod_names(pods, workloads), kinds, vim_id)
+    new = vnfcs.build(
+        ctx.vnf_instance['id'],
+        old,
+        common.pod_names(pods, workloads),
+        kinds,
+        vim_id,
+    )
     meta.pop(STOPPED_COUNTS, None)
     return _result(info, meta, 'STARTED', old, new, work)
 
 
-def _result(info: Obj, meta: Obj, state: str, old: list[Obj],
-            new: list[Obj], work: Obj) -> base.InfraResult:
+def _result(
+    info: Obj, meta: Obj, state: str, old: list[Obj], new: list[Obj], work: Obj
+) -> base.InfraResult:
     vnfc_info = vnfcs.vnfc_info(new)
     return base.InfraResult(
         instantiated_vnf_info={
-            **info, 'vnfState': state, 'vnfcResourceInfo': new,
-            'vnfcInfo': vnfc_info, 'metadata': meta},
-        resource_changes=vnfcs.affected(old, new), work=work)
+            **info,
+            'vnfState': state,
+            'vnfcResourceInfo': new,
+            'vnfcInfo': vnfc_info,
+            'metadata': meta,
+        },
+        resource_changes=vnfcs.affected(old, new),
+        work=work,
+    )
 
 
-def _stop(ctx: base.InfraContext, workloads: dict[str, Obj], grace: int,
-          work: Obj) -> None:
+def _stop(
+    ctx: base.InfraContext, workloads: dict[str, Obj], grace: int, work: Obj
+) -> None:
     """Scale to zero (delete bare Pods), each Pod deleted with at most
     ``grace``; wait until every Pod is gone."""
     sel = common.selector(ctx.vnf_instance['id'])
@@ -135,20 +155,28 @@ def _stop(ctx: base.InfraContext, workloads: dict[str, Obj], grace: int,
         pods = [p for found in live.values() for p in found]
         try:
             for pod in pods:
-                kube.delete('v1', 'Pod', pod['metadata']['name'],
-                            pod['metadata'].get('namespace'), 'Background',
-                            lifecycle.pod_grace(pod, grace))
+                kube.delete(
+                    'v1',
+                    'Pod',
+                    pod['metadata']['name'],
+                    pod['metadata'].get('namespace'),
+                    'Background',
+                    lifecycle.pod_grace(pod, grace),
+                )
             k8s.wait_gone(kube, pods, sel, common.delete_deadline(ctx, grace))
         except exceptions.OperationFailed as e:
             raise base.PartialFailure(e.detail, work) from None
         work['requests'] = kube.requests
 
 
-def _start(ctx: base.InfraContext, info: Obj, workloads: dict[str, Obj],
-           counts: dict[str, int], work: Obj
-           ) -> tuple[str, dict[tuple, list[Obj]]]:
-    """Restore the replica counts (re-create bare Pods); wait until ready.
-    """
+def _start(
+    ctx: base.InfraContext,
+    info: Obj,
+    workloads: dict[str, Obj],
+    counts: dict[str, int],
+    work: Obj,
+) -> tuple[str, dict[tuple, list[Obj]]]:
+    """Restore the replica counts (re-create bare Pods); wait until ready."""
     meta = info.get('metadata') or {}
     vim_id, kube = common.kube_for(ctx)
     with kube:
@@ -156,25 +184,41 @@ def _start(ctx: base.InfraContext, info: Obj, workloads: dict[str, Obj],
         if bare:
             flavour = scaling.flavour_of(ctx.vnfd, info.get('flavourId'))
             deployed = resources.prepare(
-                kube, ctx.package, list(meta.get(resources.DEF_FILES) or []),
-                meta.get('namespace'), flavour, ctx.vnf_instance['id'],
-                counts)
-            common.apply_all(kube, [deployed.vdus[v] for v in bare],
-                             ctx.vnf_instance['id'], work)
+                kube,
+                ctx.package,
+                list(meta.get(resources.DEF_FILES) or []),
+                meta.get('namespace'),
+                flavour,
+                ctx.vnf_instance['id'],
+                counts,
+            )
+            common.apply_all(
+                kube,
+                [deployed.vdus[v] for v in bare],
+                ctx.vnf_instance['id'],
+                work,
+            )
         for vdu_id, w in sorted(workloads.items()):
             if w['kind'] != 'Pod':
                 _patch_replicas(kube, w, counts.get(vdu_id, 1), work)
-        pods = common.wait_ready(ctx, kube, list(workloads.values()),
-                                 ctx.vnf_instance['id'], work)
+        pods = common.wait_ready(
+            ctx, kube, list(workloads.values()), ctx.vnf_instance['id'], work
+        )
         work['requests'] = kube.requests
     return vim_id, pods
 
 
-def _patch_replicas(kube: k8s.KubeClient, workload: Obj, n: int,
-                    work: Obj) -> None:
+def _patch_replicas(
+    kube: k8s.KubeClient, workload: Obj, n: int, work: Obj
+) -> None:
     meta = workload['metadata']
     try:
-        kube.patch(workload['apiVersion'], workload['kind'], meta['name'],
-                   meta.get('namespace'), {'spec': {'replicas': n}})
+        kube.patch(
+            workload['apiVersion'],
+            workload['kind'],
+            meta['name'],
+            meta.get('namespace'),
+            {'spec': {'replicas': n}},
+        )
     except k8s.KubernetesError as e:
         raise base.PartialFailure(e.detail, work) from None

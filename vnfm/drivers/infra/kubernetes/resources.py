@@ -124,11 +124,11 @@ def place(
     if namespace and named - {namespace}:
         raise BadManifests(
             f'additionalParams.namespace is {namespace} but manifests name '
-            f"namespace {', '.join(sorted(named - {namespace}))}."
+            f'namespace {", ".join(sorted(named - {namespace}))}.'
         )
     if not namespace and len(named) > 1:
         raise BadManifests(
-            f"Manifests name several namespaces ({', '.join(sorted(named))}); "
+            f'Manifests name several namespaces ({", ".join(sorted(named))}); '
             'a VNF instance lives in one.'
         )
     ns = namespace or (named.pop() if named else 'default')
@@ -155,7 +155,7 @@ def map_vdus(
         obj = by_name.get(vdu['vdu_name'])
         if obj is None:
             raise BadManifests(
-                f"VDU {vdu_id} (properties.name {vdu['vdu_name']!r}) has "
+                f'VDU {vdu_id} (properties.name {vdu["vdu_name"]!r}) has '
                 'no Pod, Deployment, ReplicaSet, DaemonSet or StatefulSet '
                 'of that name in the manifests.'
             )
@@ -197,6 +197,6 @@ def _set_replicas(obj: dict[str, Any], vdu_id: str, count: int | None) -> None:
         obj.setdefault('spec', {})['replicas'] = count
     elif obj['kind'] == 'Pod' and count != 1:
         raise BadManifests(
-            f"VDU {vdu_id} is a bare Pod ({obj['metadata']['name']}); it has "
+            f'VDU {vdu_id} is a bare Pod ({obj["metadata"]["name"]}); it has '
             f'exactly one instance, the VNFD asks for {count}.'
         )

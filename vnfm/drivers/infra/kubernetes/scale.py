@@ -28,9 +28,9 @@ def _set_replicas(
         w = workloads[vdu_id]
         if w['kind'] not in resources.SCALABLE_KINDS:
             raise scaling.ScaleNotPossible(
-                f"VDU {vdu_id} is a {w['kind']} ({w['metadata']['name']}); "
+                f'VDU {vdu_id} is a {w["kind"]} ({w["metadata"]["name"]}); '
                 'only '
-                f"{', '.join(resources.SCALABLE_KINDS)} can be scaled."
+                f'{", ".join(resources.SCALABLE_KINDS)} can be scaled.'
             )
         try:
             changed.append(

@@ -18,9 +18,9 @@ def flavour_of(vnfd: dict[str, Any], flavour_id: str | None) -> dict[str, Any]:
     flavour = (vnfd.get('flavours') or {}).get(flavour_id or '')
     if flavour is None:
         raise exceptions.OperationFailed(
-            f"Flavour {flavour_id!r} is not in VNFD {vnfd.get('vnfd_id')}; "
+            f'Flavour {flavour_id!r} is not in VNFD {vnfd.get("vnfd_id")}; '
             'it has '
-            f"{', '.join(sorted(vnfd.get('flavours') or {})) or 'none'}."
+            f'{", ".join(sorted(vnfd.get("flavours") or {})) or "none"}.'
         )
     return flavour
 
@@ -42,8 +42,8 @@ def _level(flavour: dict[str, Any], level_id: str | None) -> dict[str, Any]:
     if level_id and level_id not in levels:
         raise exceptions.OperationFailed(
             f'instantiationLevelId {level_id!r} is not in flavour '
-            f"{flavour.get('flavour_id')}; it has "
-            f"{', '.join(sorted(levels)) or 'none'}."
+            f'{flavour.get("flavour_id")}; it has '
+            f'{", ".join(sorted(levels)) or "none"}.'
         )
     return (
         levels.get(
@@ -96,8 +96,8 @@ def scaled_levels(
     aspect = (flavour.get('scaling_aspects') or {}).get(aspect_id)
     if aspect is None:
         raise ScaleNotPossible(
-            f"Aspect {aspect_id!r} is not in flavour "
-            f"{flavour.get('flavour_id')}."
+            f'Aspect {aspect_id!r} is not in flavour '
+            f'{flavour.get("flavour_id")}.'
         )
     steps = int(request.get('numberOfSteps', 1))
     sign = 1 if request.get('type') == 'SCALE_OUT' else -1

@@ -111,7 +111,7 @@ def vnfc_info(resources: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """vnfcInfo for vnfcResourceInfo entries."""
     return [
         {
-            'id': f"{r['vduId']}-{r['id']}",
+            'id': f'{r["vduId"]}-{r["id"]}',
             'vduId': r['vduId'],
             'vnfcResourceInfoId': r['id'],
             'vnfcState': 'STARTED',

@@ -37,7 +37,8 @@ def _secret_data(obj: Obj, where: str) -> dict[str, str]:
             raw = base64.b64decode(''.join(str(value).split()), validate=True)
         except (binascii.Error, ValueError):
             raise BadConfigObject(
-                f'{where}: data.{key} is not base64.') from None
+                f'{where}: data.{key} is not base64.'
+            ) from None
         out[key] = _b64(raw)
     for key, value in (obj.get('stringData') or {}).items():
         out[key] = _b64(str(value).encode('utf-8'))
@@ -46,23 +47,31 @@ def _secret_data(obj: Obj, where: str) -> dict[str, str]:
 
 def normal(obj: Obj) -> Obj:
     """Comparable content of a ConfigMap or Secret (manifest or live)."""
-    where = f"{obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
+    where = f'{obj.get("kind")} {(obj.get("metadata") or {}).get("name")}'
     if obj.get('kind') == 'Secret':
-        return {'type': obj.get('type') or 'Opaque',
-                'data': _secret_data(obj, where),
-                'immutable': bool(obj.get('immutable'))}
+        return {
+            'type': obj.get('type') or 'Opaque',
+            'data': _secret_data(obj, where),
+            'immutable': bool(obj.get('immutable')),
+        }
     binary = {}
     for key, value in (obj.get('binaryData') or {}).items():
         try:
-            binary[key] = _b64(base64.b64decode(''.join(str(value).split()),
-                                                validate=True))
+            binary[key] = _b64(
+                base64.b64decode(''.join(str(value).split()), validate=True)
+            )
         except (binascii.Error, ValueError):
             raise BadConfigObject(
-                f'{where}: binaryData.{key} is not base64.') from None
-    return {'data': {k: '' if v is None else str(v)
-                     for k, v in (obj.get('data') or {}).items()},
-            'binaryData': binary,
-            'immutable': bool(obj.get('immutable'))}
+                f'{where}: binaryData.{key} is not base64.'
+            ) from None
+    return {
+        'data': {
+            k: '' if v is None else str(v)
+            for k, v in (obj.get('data') or {}).items()
+        },
+        'binaryData': binary,
+        'immutable': bool(obj.get('immutable')),
+    }
 
 
 def digest(content: Obj) -> str:
@@ -104,10 +113,15 @@ def patch_body(desired: Obj, live: Obj) -> Obj:
 def as_manifest(obj: Obj, content: Obj) -> Obj:
     """``obj`` (identity and labels kept) carrying a normal form's content."""
     meta = obj.get('metadata') or {}
-    out: Obj = {'apiVersion': 'v1', 'kind': obj['kind'],
-                'metadata': {k: meta[k] for k in
-                             ('name', 'namespace', 'labels', 'annotations')
-                             if meta.get(k)}}
+    out: Obj = {
+        'apiVersion': 'v1',
+        'kind': obj['kind'],
+        'metadata': {
+            k: meta[k]
+            for k in ('name', 'namespace', 'labels', 'annotations')
+            if meta.get(k)
+        },
+    }
     if obj['kind'] == 'Secret':
         out['type'] = content['type']
     else:
@@ -118,10 +132,13 @@ def as_manifest(obj: Obj, content: Obj) -> Obj:
     return out
 
 
-def config_hash(used: dict[tuple[str, str], str],
-                images: dict[str, str]) -> str:
+def config_hash(
+    used: dict[tuple[str, str], str], images: dict[str, str]
+) -> str:
     """The value of the Pod template annotation: what the Pods run with
     (the digests of the ConfigMaps/Secrets they use, their images)."""
-    doc = {'config': sorted(f'{k}/{n}={d}' for (k, n), d in used.items()),
-           'images': sorted(f'{c}={i}' for c, i in images.items())}
+    doc = {
+        'config': sorted(f'{k}/{n}={d}' for (k, n), d in used.items()),
+        'images': sorted(f'{c}={i}' for c, i in images.items()),
+    }
     return digest(doc)[:32]

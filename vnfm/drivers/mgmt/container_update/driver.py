@@ -62,17 +62,20 @@ def vim_of(ctx: base.HookContext) -> Obj:
             return vim
     raise manifests.BadUpdate(
         f'{ctx.hook}: the VNF instance has no Kubernetes '
-        f'vimConnectionInfo ({k8s.VIM_TYPE}).')
+        f'vimConnectionInfo ({k8s.VIM_TYPE}).'
+    )
 
 
-def read_live(kube: k8s.KubeClient, namespace: str, instance_id: str,
-              kinds: set[str]) -> list[Obj]:
+def read_live(
+    kube: k8s.KubeClient, namespace: str, instance_id: str, kinds: set[str]
+) -> list[Obj]:
     """The instance's objects of ``kinds``: one LIST per kind, by label."""
     selector = f'{k8s.INSTANCE_LABEL}={instance_id}'
     out: list[Obj] = []
     for kind in sorted(kinds | set(_ALWAYS_LISTED)):
-        out += kube.list(restart.api_version(kind), kind, namespace,
-                         selector)[0]
+        out += kube.list(restart.api_version(kind), kind, namespace, selector)[
+            0
+        ]
     return out
 
 
@@ -84,51 +87,75 @@ def _kinds(objs: dict[manifests.Key, Obj]) -> set[str]:
 class _Update:
     """The inputs of one update, read from the hook context."""
 
-    def __init__(self, ctx: base.HookContext,
-                 extra_paths: list[str] | None = None) -> None:
+    def __init__(
+        self, ctx: base.HookContext, extra_paths: list[str] | None = None
+    ) -> None:
         self.ctx = ctx
         self.instance_id = ctx.vnf_instance['id']
         self.info = ctx.vnf_instance.get('instantiatedVnfInfo') or {}
         self.namespace, self.files = manifests.def_files(self.info)
         recorded = (self.info.get('metadata') or {}).get(
-            manifests.PATHS_PARAM) or []
+            manifests.PATHS_PARAM
+        ) or []
         source: PackageFiles = ctx.source_package or ctx.package
-        self.current = manifests.objects(source, self.files, list(recorded),
-                                         self.namespace, strict=True)
-        self.paths = manifests.config_paths(ctx.request) \
-            if extra_paths is None else extra_paths
-        self.new = manifests.objects(ctx.package, self.files, self.paths,
-                                     self.namespace)
+        self.current = manifests.objects(
+            source, self.files, list(recorded), self.namespace, strict=True
+        )
+        self.paths = (
+            manifests.config_paths(ctx.request)
+            if extra_paths is None
+            else extra_paths
+        )
+        self.new = manifests.objects(
+            ctx.package, self.files, self.paths, self.namespace
+        )
         self.vim = vim_of(ctx)
         self.deadline = min(
             ctx.deadline,
-            time.monotonic() + CONF.mgmt_driver.container_update_timeout)
+            time.monotonic() + CONF.mgmt_driver.container_update_timeout,
+        )
 
-    def execute(self, kube: k8s.KubeClient, plan: planner.Plan,
-                rollback: bool = False) -> dict[manifests.Key, list[str]]:
+    def execute(
+        self, kube: k8s.KubeClient, plan: planner.Plan, rollback: bool = False
+    ) -> dict[manifests.Key, list[str]]:
         """Replace configs, restart workloads; new Pod names by key."""
         for change in plan.configs:
             self.ctx.remaining()
-            restart.apply_config(kube, change, self.instance_id,
-                                 self.deadline)
+            restart.apply_config(kube, change, self.instance_id, self.deadline)
         runner = restart.Restarter(
-            kube, self.instance_id, self.deadline, rollback=rollback,
+            kube,
+            self.instance_id,
+            self.deadline,
+            rollback=rollback,
             disruption_allowed=base.is_disruption_allowed(self.ctx.request),
-            show_waiting=self.ctx.show_waiting)
+            show_waiting=self.ctx.show_waiting,
+        )
         return restart.pod_names(runner.run(plan))
 
-    def changes(self, plan: planner.Plan,
-                pods: dict[manifests.Key, list[str]], requests: int) -> Obj:
+    def changes(
+        self,
+        plan: planner.Plan,
+        pods: dict[manifests.Key, list[str]],
+        requests: int,
+    ) -> Obj:
         """HookResult.changes of a finished update."""
         resources, affected = vnfcs.follow(self.info, plan.workloads, pods)
-        info: Obj = {'vnfcResourceInfo': resources,
-                     'vnfcInfo': vnfcs.vnfc_info(
-                         self.info.get('vnfcInfo') or [], resources)}
+        info: Obj = {
+            'vnfcResourceInfo': resources,
+            'vnfcInfo': vnfcs.vnfc_info(
+                self.info.get('vnfcInfo') or [], resources
+            ),
+        }
         if self.paths:
             info['metadata'] = {manifests.PATHS_PARAM: self.paths}
-        out: Obj = {'instantiatedVnfInfo': info,
-                    'changedInfo': {'metadata': {REPORT: {
-                        **plan.report(), 'kubernetesRequests': requests}}}}
+        out: Obj = {
+            'instantiatedVnfInfo': info,
+            'changedInfo': {
+                'metadata': {
+                    REPORT: {**plan.report(), 'kubernetesRequests': requests}
+                }
+            },
+        }
         if affected:
             out['resourceChanges'] = {'affectedVnfcs': affected}
         return out
@@ -139,25 +166,33 @@ class ContainerUpdateDriver(base.MgmtDriver):
 
     name = 'container_update'
 
-    def modify_information_end(self, ctx: base.HookContext
-                               ) -> base.HookResult:
+    def modify_information_end(self, ctx: base.HookContext) -> base.HookResult:
         """Replace what changed, restart only the Pods that use it."""
         update = _Update(ctx)
         with k8s.KubeClient(update.vim) as kube:
-            live = read_live(kube, update.namespace, update.instance_id,
-                             _kinds(update.new))
+            live = read_live(
+                kube, update.namespace, update.instance_id, _kinds(update.new)
+            )
             plan = planner.plan(update.current, update.new, live)
             if base.is_dry_run(ctx.request):
-                return base.HookResult(changes={'changedInfo': {'metadata': {
-                    REPORT: {**plan.report(), 'dryRun': True}}}})
+                return base.HookResult(
+                    changes={
+                        'changedInfo': {
+                            'metadata': {
+                                REPORT: {**plan.report(), 'dryRun': True}
+                            }
+                        }
+                    }
+                )
             if snapshot.record(ctx.work, plan):
                 ctx.save_work()
             pods = update.execute(kube, plan)
             requests = kube.requests
         return base.HookResult(changes=update.changes(plan, pods, requests))
 
-    def rollback_modify_information_end(self, ctx: base.HookContext
-                                        ) -> base.HookResult:
+    def rollback_modify_information_end(
+        self, ctx: base.HookContext
+    ) -> base.HookResult:
         """Restore the recorded contents and images, restart what uses
         them."""
         if not snapshot.taken(ctx.work):
@@ -165,8 +200,9 @@ class ContainerUpdateDriver(base.MgmtDriver):
         update = _Update(ctx, extra_paths=[])
         restored = snapshot.restore(update.current, ctx.work)
         with k8s.KubeClient(update.vim) as kube:
-            live = read_live(kube, update.namespace, update.instance_id,
-                             _kinds(restored))
+            live = read_live(
+                kube, update.namespace, update.instance_id, _kinds(restored)
+            )
             plan = planner.plan(restored, restored, live)
             snapshot.restore_annotations(plan, ctx.work)
             pods = update.execute(kube, plan, rollback=True)

@@ -23,11 +23,23 @@ Obj = dict[str, Any]
 Key = tuple[str, str, str]  # kind, namespace, name
 DEF_FILES = 'lcm-kubernetes-def-files'
 PATHS_PARAM = 'configmap_secret_paths'
-CLUSTER_SCOPED = frozenset((
-    'Namespace', 'PriorityClass', 'StorageClass', 'CustomResourceDefinition',
-    'ClusterRole', 'ClusterRoleBinding', 'PersistentVolume',
-    'IngressClass', 'RuntimeClass', 'CSIDriver', 'VolumeAttachment',
-    'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'))
+CLUSTER_SCOPED = frozenset(
+    (
+        'Namespace',
+        'PriorityClass',
+        'StorageClass',
+        'CustomResourceDefinition',
+        'ClusterRole',
+        'ClusterRoleBinding',
+        'PersistentVolume',
+        'IngressClass',
+        'RuntimeClass',
+        'CSIDriver',
+        'VolumeAttachment',
+        'MutatingWebhookConfiguration',
+        'ValidatingWebhookConfiguration',
+    )
+)
 
 
 class BadUpdate(exceptions.OperationFailed):
@@ -39,8 +51,11 @@ class BadUpdate(exceptions.OperationFailed):
 def key(obj: Obj) -> Key:
     """(kind, namespace, name) of an object."""
     meta = obj.get('metadata') or {}
-    return (obj.get('kind', ''), meta.get('namespace') or '',
-            meta.get('name') or '')
+    return (
+        obj.get('kind', ''),
+        meta.get('namespace') or '',
+        meta.get('name') or '',
+    )
 
 
 def describe(k: Key) -> str:
@@ -55,19 +70,28 @@ def read(package: PackageFiles, path: str) -> list[Obj]:
     try:
         docs = list(yaml.safe_load_all(package.read(path)))
     except yaml.YAMLError as e:
-        raise BadUpdate(f'{path} of VNF package {package.package_id} is not '
-                        f'valid YAML ({e}).') from None
+        raise BadUpdate(
+            f'{path} of VNF package {package.package_id} is not '
+            f'valid YAML ({e}).'
+        ) from None
     out = []
     for doc in docs:
-        items = doc.get('items') or [] if isinstance(doc, dict) \
-            and doc.get('kind') == 'List' else [doc]
+        items = (
+            doc.get('items') or []
+            if isinstance(doc, dict) and doc.get('kind') == 'List'
+            else [doc]
+        )
         for obj in items:
             if obj is None:
                 continue
-            if not isinstance(obj, dict) or not obj.get('kind') or not (
-                    obj.get('metadata') or {}).get('name'):
-                raise BadUpdate(f'{path}: every object needs kind and '
-                                'metadata.name.')
+            if (
+                not isinstance(obj, dict)
+                or not obj.get('kind')
+                or not (obj.get('metadata') or {}).get('name')
+            ):
+                raise BadUpdate(
+                    f'{path}: every object needs kind and metadata.name.'
+                )
             out.append(obj)
     return out
 
@@ -83,8 +107,9 @@ def placed(objs: list[Obj], namespace: str, where: str) -> dict[Key, Obj]:
         else:
             if named and named != namespace:
                 raise BadUpdate(
-                    f"{where}: {obj['kind']} {meta['name']} names namespace "
-                    f'{named}, but the VNF instance lives in {namespace}.')
+                    f'{where}: {obj["kind"]} {meta["name"]} names namespace '
+                    f'{named}, but the VNF instance lives in {namespace}.'
+                )
             meta['namespace'] = namespace
         obj = {**obj, 'metadata': meta}
         k = key(obj)
@@ -102,7 +127,8 @@ def def_files(instantiated_vnf_info: Obj) -> tuple[str, list[str]]:
         raise BadUpdate(
             'The VNF instance has no Kubernetes manifests recorded '
             f'(instantiatedVnfInfo.metadata.{DEF_FILES}); is it a CNF '
-            'instantiated by the Kubernetes infra driver?')
+            'instantiated by the Kubernetes infra driver?'
+        )
     return str(meta.get('namespace') or 'default'), [str(f) for f in files]
 
 
@@ -110,26 +136,40 @@ def config_paths(request: Obj) -> list[str]:
     """``metadata.configmap_secret_paths`` of a modify request."""
     paths = (request.get('metadata') or {}).get(PATHS_PARAM) or []
     if not isinstance(paths, list) or not all(
-            isinstance(p, str) for p in paths):
-        raise BadUpdate(f'metadata.{PATHS_PARAM} must be a list of file '
-                        'paths in the new VNF package.')
+        isinstance(p, str) for p in paths
+    ):
+        raise BadUpdate(
+            f'metadata.{PATHS_PARAM} must be a list of file '
+            'paths in the new VNF package.'
+        )
     return paths
 
 
-def objects(package: PackageFiles, files: list[str], extra: list[str],
-            namespace: str, strict: bool = False) -> dict[Key, Obj]:
+def objects(
+    package: PackageFiles,
+    files: list[str],
+    extra: list[str],
+    namespace: str,
+    strict: bool = False,
+) -> dict[Key, Obj]:
     """The objects of a package: the instance's manifest paths (those it
     has, unless ``strict``), overridden by the ConfigMaps/Secrets of the
     ``extra`` files."""
     where = f'VNF package {package.package_id}'
-    objs = [o for f in files if strict or f in package
-            for o in read(package, f)]
+    objs = [
+        o for f in files if strict or f in package for o in read(package, f)
+    ]
     out = placed(objs, namespace, where)
-    overrides = placed([o for f in extra for o in read(package, f)],
-                       namespace, f'{where} ({PATHS_PARAM})')
+    overrides = placed(
+        [o for f in extra for o in read(package, f)],
+        namespace,
+        f'{where} ({PATHS_PARAM})',
+    )
     for k, obj in overrides.items():
         if k[0] not in references.CONFIG_KINDS:
-            raise BadUpdate(f'{where}: metadata.{PATHS_PARAM} may only name '
-                            f'ConfigMaps and Secrets, not {describe(k)}.')
+            raise BadUpdate(
+                f'{where}: metadata.{PATHS_PARAM} may only name '
+                f'ConfigMaps and Secrets, not {describe(k)}.'
+            )
         out[k] = obj
     return out

@@ -82,9 +82,9 @@ class ConfigChange:
     """A ConfigMap or Secret to bring to the new content."""
 
     key: Key
-    action: str          # content.action: create | patch | recreate
-    desired: Obj         # the new manifest (placed)
-    live: Obj | None     # the live object (None: it does not exist)
+    action: str  # content.action: create | patch | recreate
+    desired: Obj  # the new manifest (placed)
+    live: Obj | None  # the live object (None: it does not exist)
 
 
 @dataclasses.dataclass
@@ -92,15 +92,15 @@ class WorkloadChange:
     """A workload whose Pods restart."""
 
     key: Key
-    method: str                   # ROLLOUT | EVICT | RECREATE
-    desired: Obj                  # the new manifest (placed)
-    images: dict[str, str]        # <list>/<container> -> new image
-    config_hash: str | None       # None: no annotation (rollback)
+    method: str  # ROLLOUT | EVICT | RECREATE
+    desired: Obj  # the new manifest (placed)
+    images: dict[str, str]  # <list>/<container> -> new image
+    config_hash: str | None  # None: no annotation (rollback)
     reasons: list[str]
-    pods: list[str]               # Pods that restart (live names)
-    template_stale: bool          # the live template must be patched
+    pods: list[str]  # Pods that restart (live names)
+    template_stale: bool  # the live template must be patched
     previous_images: dict[str, str]  # the live ones, for rollback
-    previous_hash: str | None        # the live annotation, for rollback
+    previous_hash: str | None  # the live annotation, for rollback
 
 
 @dataclasses.dataclass
@@ -115,13 +115,27 @@ class Plan:
         """What changes, for users (no ConfigMap/Secret content)."""
         return {
             'configMapsAndSecrets': [
-                {'kind': c.key[0], 'namespace': c.key[1], 'name': c.key[2],
-                 'action': c.action} for c in self.configs],
+                {
+                    'kind': c.key[0],
+                    'namespace': c.key[1],
+                    'name': c.key[2],
+                    'action': c.action,
+                }
+                for c in self.configs
+            ],
             'workloads': [
-                {'kind': w.key[0], 'namespace': w.key[1], 'name': w.key[2],
-                 'method': w.method, 'reasons': w.reasons,
-                 'restartedPods': w.pods} for w in self.workloads],
-            'notes': list(self.notes)}
+                {
+                    'kind': w.key[0],
+                    'namespace': w.key[1],
+                    'name': w.key[2],
+                    'method': w.method,
+                    'reasons': w.reasons,
+                    'restartedPods': w.pods,
+                }
+                for w in self.workloads
+            ],
+            'notes': list(self.notes),
+        }
 
 
 def _stripped(obj: Obj) -> Obj:
@@ -142,8 +156,9 @@ def diff_paths(a: Any, b: Any, path: str = '') -> list[str]:
     if isinstance(a, dict) and isinstance(b, dict):
         out: list[str] = []
         for k in sorted(set(a) | set(b), key=str):
-            out += diff_paths(a.get(k), b.get(k), f'{path}.{k}' if path
-                              else str(k))
+            out += diff_paths(
+                a.get(k), b.get(k), f'{path}.{k}' if path else str(k)
+            )
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         out = []
@@ -156,33 +171,43 @@ def diff_paths(a: Any, b: Any, path: str = '') -> list[str]:
 def check_same_objects(current: dict[Key, Obj], new: dict[Key, Obj]) -> None:
     """BadUpdate unless both packages define the same objects, with only
     images and ConfigMap/Secret content changed."""
-    gone, added = sorted(set(current) - set(new)), sorted(set(new) -
-                                                           set(current))
+    gone, added = (
+        sorted(set(current) - set(new)),
+        sorted(set(new) - set(current)),
+    )
     if gone or added:
         parts = []
         if gone:
-            parts.append('missing from the new package: ' +
-                         ', '.join(describe(k) for k in gone))
+            parts.append(
+                'missing from the new package: '
+                + ', '.join(describe(k) for k in gone)
+            )
         if added:
-            parts.append('new in the new package: ' +
-                         ', '.join(describe(k) for k in added))
+            parts.append(
+                'new in the new package: '
+                + ', '.join(describe(k) for k in added)
+            )
         raise BadUpdate(
-            f"{'; '.join(parts)}. A container update keeps the kind, "
+            f'{"; ".join(parts)}. A container update keeps the kind, '
             'namespace and name of every object (ConfigMaps and Secrets '
             'included); adding, removing or renaming objects needs Change '
-            'Current VNF Package.')
+            'Current VNF Package.'
+        )
     for k in sorted(current):
         if k[0] in references.CONFIG_KINDS:
             continue
         paths = diff_paths(_stripped(current[k]), _stripped(new[k]))
         if paths:
-            what = ('only container images may change in a workload'
-                    if k[0] in references.WORKLOAD_KINDS
-                    else 'it must be unchanged')
+            what = (
+                'only container images may change in a workload'
+                if k[0] in references.WORKLOAD_KINDS
+                else 'it must be unchanged'
+            )
             raise BadUpdate(
-                f"{describe(k)} differs in {', '.join(paths[:_MAX_PATHS])}"
-                f"{' ...' if len(paths) > _MAX_PATHS else ''}: {what} "
-                '(use Change Current VNF Package to apply other changes).')
+                f'{describe(k)} differs in {", ".join(paths[:_MAX_PATHS])}'
+                f'{" ..." if len(paths) > _MAX_PATHS else ""}: {what} '
+                '(use Change Current VNF Package to apply other changes).'
+            )
 
 
 def _used(spec: Obj, namespace: str, objs: dict[Key, Obj]) -> dict:
@@ -197,8 +222,9 @@ def _used(spec: Obj, namespace: str, objs: dict[Key, Obj]) -> dict:
 
 def _hash_of(obj: Obj, objs: dict[Key, Obj]) -> str:
     spec = references.pod_spec(obj)
-    return content.config_hash(_used(spec, key(obj)[1], objs),
-                               references.images(spec))
+    return content.config_hash(
+        _used(spec, key(obj)[1], objs), references.images(spec)
+    )
 
 
 def _annotation(obj: Obj) -> str | None:
@@ -210,7 +236,8 @@ def method_of(obj: Obj) -> str:
     """How a workload's Pods are restarted."""
     kind = obj['kind']
     strategy = ((obj.get('spec') or {}).get('updateStrategy') or {}).get(
-        'type')
+        'type'
+    )
     if kind == 'Pod':
         return RECREATE
     if kind == 'ReplicaSet' or strategy == 'OnDelete':
@@ -218,20 +245,34 @@ def method_of(obj: Obj) -> str:
     return ROLLOUT
 
 
-def _reasons(live: Obj, desired_images: dict[str, str],
-             replaced: set[tuple[str, str]]) -> list[str]:
+def _reasons(
+    live: Obj, desired_images: dict[str, str], replaced: set[tuple[str, str]]
+) -> list[str]:
     have = references.images(references.pod_spec(live))
-    out = [f'image of {c}: {have.get(c) or "(none)"} -> {i}'
-           for c, i in sorted(desired_images.items()) if have.get(c) != i]
-    out += [f'uses {kind} {name}, replaced' for kind, name in sorted(
-        references.config_refs(references.pod_spec(live)) & replaced)]
+    out = [
+        f'image of {c}: {have.get(c) or "(none)"} -> {i}'
+        for c, i in sorted(desired_images.items())
+        if have.get(c) != i
+    ]
+    out += [
+        f'uses {kind} {name}, replaced'
+        for kind, name in sorted(
+            references.config_refs(references.pod_spec(live)) & replaced
+        )
+    ]
     return out
 
 
-def _workload(k: Key, new_obj: Obj, current_obj: Obj, live: Obj,
-              pods: list[Obj], new: dict[Key, Obj],
-              current: dict[Key, Obj], replaced: set[tuple[str, str]]
-              ) -> WorkloadChange | None:
+def _workload(
+    k: Key,
+    new_obj: Obj,
+    current_obj: Obj,
+    live: Obj,
+    pods: list[Obj],
+    new: dict[Key, Obj],
+    current: dict[Key, Obj],
+    replaced: set[tuple[str, str]],
+) -> WorkloadChange | None:
     """The change of one workload, or None when it is up to date."""
     spec = references.pod_spec(new_obj)
     images = references.images(spec)
@@ -240,17 +281,24 @@ def _workload(k: Key, new_obj: Obj, current_obj: Obj, live: Obj,
     reasons = _reasons(live, images, replaced)
     live_hash = _annotation(live) or baseline
     if live_hash != wanted and not reasons:
-        reasons.append('its ConfigMaps/Secrets or images changed since it '
-                       'was last restarted')
+        reasons.append(
+            'its ConfigMaps/Secrets or images changed since it '
+            'was last restarted'
+        )
     stale = bool(reasons)
     method = method_of(live)
     if method == EVICT:
-        restart = [p for p in pods if (_annotation(p) or baseline) != wanted
-                   or references.images(references.pod_spec(p)) != images
-                   or references.config_refs(references.pod_spec(p))
-                   & replaced]
-        stale = (references.images(references.pod_spec(live)) != images
-                 or live_hash != wanted)
+        restart = [
+            p
+            for p in pods
+            if (_annotation(p) or baseline) != wanted
+            or references.images(references.pod_spec(p)) != images
+            or references.config_refs(references.pod_spec(p)) & replaced
+        ]
+        stale = (
+            references.images(references.pod_spec(live)) != images
+            or live_hash != wanted
+        )
         if not restart and not stale:
             return None
         reasons = reasons or ['some Pods still run an older template']
@@ -259,11 +307,17 @@ def _workload(k: Key, new_obj: Obj, current_obj: Obj, live: Obj,
     else:
         restart = pods
     return WorkloadChange(
-        key=k, method=method, desired=new_obj, images=images,
-        config_hash=wanted, reasons=reasons,
-        pods=[p['metadata']['name'] for p in restart], template_stale=stale,
+        key=k,
+        method=method,
+        desired=new_obj,
+        images=images,
+        config_hash=wanted,
+        reasons=reasons,
+        pods=[p['metadata']['name'] for p in restart],
+        template_stale=stale,
         previous_images=references.images(references.pod_spec(live)),
-        previous_hash=_annotation(live))
+        previous_hash=_annotation(live),
+    )
 
 
 def _job_pod_spec(obj: Obj) -> Obj:
@@ -273,27 +327,36 @@ def _job_pod_spec(obj: Obj) -> Obj:
     return (spec.get('template') or {}).get('spec') or {}
 
 
-def _notes(objs: dict[Key, Obj], live_by_key: dict[Key, Obj],
-           replaced: set[tuple[str, str]]) -> list[str]:
+def _notes(
+    objs: dict[Key, Obj],
+    live_by_key: dict[Key, Obj],
+    replaced: set[tuple[str, str]],
+) -> list[str]:
     notes = []
     for k, obj in sorted(objs.items()):
         if k[0] in references.WORKLOAD_KINDS:
             spec = references.pod_spec(live_by_key.get(k) or obj)
-            for kind, name in sorted(references.ephemeral_refs(spec)
-                                     & replaced):
-                notes.append(f'{describe(k)}: only ephemeral containers use '
-                             f'{kind} {name}; they are not restarted.')
+            for kind, name in sorted(
+                references.ephemeral_refs(spec) & replaced
+            ):
+                notes.append(
+                    f'{describe(k)}: only ephemeral containers use '
+                    f'{kind} {name}; they are not restarted.'
+                )
         elif k[0] in ('Job', 'CronJob'):
             used = references.config_refs(_job_pod_spec(obj)) & replaced
             for kind, name in sorted(used):
-                notes.append(f'{describe(k)} uses {kind} {name}: not '
-                             'restarted (a Job runs to completion; a '
-                             "CronJob's next run reads the new content).")
+                notes.append(
+                    f'{describe(k)} uses {kind} {name}: not '
+                    'restarted (a Job runs to completion; a '
+                    "CronJob's next run reads the new content)."
+                )
     return notes
 
 
-def plan(current: dict[Key, Obj], new: dict[Key, Obj],
-         live: Iterable[Obj]) -> Plan:
+def plan(
+    current: dict[Key, Obj], new: dict[Key, Obj], live: Iterable[Obj]
+) -> Plan:
     """What to replace and whom to restart (BadUpdate if refused)."""
     check_same_objects(current, new)
     live_objs = list(live)
@@ -303,20 +366,37 @@ def plan(current: dict[Key, Obj], new: dict[Key, Obj],
         if k[0] in references.CONFIG_KINDS:
             action = content.action(new[k], live_by_key.get(k))
             if action:
-                result.configs.append(ConfigChange(k, action, new[k],
-                                                   live_by_key.get(k)))
+                result.configs.append(
+                    ConfigChange(k, action, new[k], live_by_key.get(k))
+                )
     replaced = {(c.key[0], c.key[2]) for c in result.configs}
-    for k in sorted(new, key=lambda k: (references.WORKLOAD_KINDS.index(
-            k[0]) if k[0] in references.WORKLOAD_KINDS else -1, k)):
+    for k in sorted(
+        new,
+        key=lambda k: (
+            references.WORKLOAD_KINDS.index(k[0])
+            if k[0] in references.WORKLOAD_KINDS
+            else -1,
+            k,
+        ),
+    ):
         if k[0] not in references.WORKLOAD_KINDS:
             continue
         workload = live_by_key.get(k)
         if workload is None:
-            raise BadUpdate(f'{describe(k)} does not exist on the cluster; '
-                            'heal the VNF instance before updating it.')
-        change = _workload(k, new[k], current[k], workload,
-                           k8s.pods_of(workload, live_objs), new, current,
-                           replaced)
+            raise BadUpdate(
+                f'{describe(k)} does not exist on the cluster; '
+                'heal the VNF instance before updating it.'
+            )
+        change = _workload(
+            k,
+            new[k],
+            current[k],
+            workload,
+            k8s.pods_of(workload, live_objs),
+            new,
+            current,
+            replaced,
+        )
         if change is not None:
             result.workloads.append(change)
     result.notes = _notes(new, live_by_key, replaced)

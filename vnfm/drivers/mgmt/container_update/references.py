@@ -28,8 +28,13 @@ CONTAINER_LISTS = ('initContainers', 'containers')
 EPHEMERAL = 'ephemeralContainers'
 CONFIG_KINDS = ('ConfigMap', 'Secret')
 # Kinds whose Pods this driver can restart, and where their Pod spec is.
-WORKLOAD_KINDS = ('Pod', 'Deployment', 'ReplicaSet', 'DaemonSet',
-                  'StatefulSet')
+WORKLOAD_KINDS = (
+    'Pod',
+    'Deployment',
+    'ReplicaSet',
+    'DaemonSet',
+    'StatefulSet',
+)
 
 
 def pod_template(obj: Obj) -> Obj | None:
@@ -58,14 +63,18 @@ def _container_refs(container: Obj) -> Iterator[Ref]:
         source = env.get('valueFrom')
         if not isinstance(source, dict):
             continue  # a plain value
-        for key, kind in (('configMapKeyRef', 'ConfigMap'),
-                          ('secretKeyRef', 'Secret')):
+        for key, kind in (
+            ('configMapKeyRef', 'ConfigMap'),
+            ('secretKeyRef', 'Secret'),
+        ):
             name = (source.get(key) or {}).get('name')
             if name:
                 yield kind, name
     for env_from in _items(container.get('envFrom')):
-        for key, kind in (('configMapRef', 'ConfigMap'),
-                          ('secretRef', 'Secret')):
+        for key, kind in (
+            ('configMapRef', 'ConfigMap'),
+            ('secretRef', 'Secret'),
+        ):
             name = (env_from.get(key) or {}).get('name')
             if name:
                 yield kind, name
@@ -116,6 +125,8 @@ def ephemeral_refs(spec: Obj) -> set[Ref]:
 def images(spec: Obj) -> dict[str, str]:
     """``<list>/<container name>`` -> image, for containers and
     initContainers."""
-    return {f"{list_name}/{c.get('name')}": str(c.get('image') or '')
-            for list_name in CONTAINER_LISTS
-            for c in _items(spec.get(list_name))}
+    return {
+        f'{list_name}/{c.get("name")}': str(c.get('image') or '')
+        for list_name in CONTAINER_LISTS
+        for c in _items(spec.get(list_name))
+    }

@@ -47,25 +47,42 @@ def api_version(kind: str) -> str:
 
 
 def _ref(k: tuple[str, str, str]) -> Obj:
-    return {'apiVersion': api_version(k[0]), 'kind': k[0],
-            'metadata': {'name': k[2], 'namespace': k[1]}}
+    return {
+        'apiVersion': api_version(k[0]),
+        'kind': k[0],
+        'metadata': {'name': k[2], 'namespace': k[1]},
+    }
 
 
-def apply_config(kube: k8s.KubeClient, change: ConfigChange,
-                 instance_id: str, deadline: float) -> None:
+def apply_config(
+    kube: k8s.KubeClient,
+    change: ConfigChange,
+    instance_id: str,
+    deadline: float,
+) -> None:
     """Bring one ConfigMap or Secret to its new content."""
     kind, ns, name = change.key
     desired = content.as_manifest(
         k8s.labelled(change.desired, {k8s.INSTANCE_LABEL: instance_id}),
-        content.normal(change.desired))
+        content.normal(change.desired),
+    )
     if change.action == 'patch' and change.live is not None:
-        kube.patch('v1', kind, name, ns,
-                   content.patch_body(change.desired, change.live))
+        kube.patch(
+            'v1',
+            kind,
+            name,
+            ns,
+            content.patch_body(change.desired, change.live),
+        )
         return
     if change.action == 'recreate':
-        k8s.delete_and_wait(kube, [_ref(change.key)],
-                            f'{k8s.INSTANCE_LABEL}={instance_id}', deadline,
-                            propagation='Background')
+        k8s.delete_and_wait(
+            kube,
+            [_ref(change.key)],
+            f'{k8s.INSTANCE_LABEL}={instance_id}',
+            deadline,
+            propagation='Background',
+        )
     k8s.apply(kube, desired, instance_id)
 
 
@@ -82,19 +99,26 @@ def template_patch(change: WorkloadChange) -> Obj:
     return {'spec': {'template': {'metadata': meta, 'spec': spec}}}
 
 
-_ALLOW_HINT = (' To restart it anyway, accept the disruption: repeat the '
-               'request with "vnfm_disruption_allowed": true in its metadata '
-               '(the Pod is then deleted, not evicted).')
+_ALLOW_HINT = (
+    ' To restart it anyway, accept the disruption: repeat the '
+    'request with "vnfm_disruption_allowed": true in its metadata '
+    '(the Pod is then deleted, not evicted).'
+)
 
 
 class Restarter:
     """Restarts the workloads of a plan through one Informer."""
 
-    def __init__(self, kube: k8s.KubeClient, instance_id: str,
-                 deadline: float, *, rollback: bool = False,
-                 disruption_allowed: bool = False,
-                 show_waiting: Callable[[str | None], None] | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        kube: k8s.KubeClient,
+        instance_id: str,
+        deadline: float,
+        *,
+        rollback: bool = False,
+        disruption_allowed: bool = False,
+        show_waiting: Callable[[str | None], None] | None = None,
+    ) -> None:
         self.kube = kube
         self.instance_id = instance_id
         self.selector = f'{k8s.INSTANCE_LABEL}={instance_id}'
@@ -112,8 +136,9 @@ class Restarter:
         if not changes:
             return {}
         workloads = [_ref(c.key) for c in changes]
-        with Informer(self.kube, watch_specs(workloads,
-                                             self.selector)) as informer:
+        with Informer(
+            self.kube, watch_specs(workloads, self.selector)
+        ) as informer:
             for c in changes:
                 if c.method != RECREATE and c.template_stale:
                     self._patch(c)
@@ -125,58 +150,74 @@ class Restarter:
                     self._recreate(informer, c)
             self._wait(informer, changes)
             objects = list(informer.objects.values())
-            return {c.key: k8s.pods_of(informer.objects[c.key], objects)
-                    for c in changes}
+            return {
+                c.key: k8s.pods_of(informer.objects[c.key], objects)
+                for c in changes
+            }
 
     def _patch(self, c: WorkloadChange) -> None:
         kind, ns, name = c.key
-        patched = self.kube.patch(api_version(kind), kind, name, ns,
-                                  template_patch(c))
+        patched = self.kube.patch(
+            api_version(kind), kind, name, ns, template_patch(c)
+        )
         self.generations[c.key] = int(
-            patched['metadata'].get('generation') or 0)
+            patched['metadata'].get('generation') or 0
+        )
 
-    def _wait(self, informer: Informer, changes: list[WorkloadChange],
-              gone: tuple[str, str, str] | None = None) -> None:
+    def _wait(
+        self,
+        informer: Informer,
+        changes: list[WorkloadChange],
+        gone: tuple[str, str, str] | None = None,
+    ) -> None:
         """Wait until ``changes`` are ready (and Pod ``gone`` = (namespace,
         name, uid) no longer runs)."""
         refs = [_ref(c.key) for c in changes]
-        ready = k8s.ForcedRollback(
-            self.kube, informer, refs,
-            CONF.kubernetes.graceful_termination_timeout) \
-            if self.rollback else ReadyCheck(informer, refs)
+        ready = (
+            k8s.ForcedRollback(
+                self.kube,
+                informer,
+                refs,
+                CONF.kubernetes.graceful_termination_timeout,
+            )
+            if self.rollback
+            else ReadyCheck(informer, refs)
+        )
 
         def check() -> tuple[bool, str]:
             for c in changes:
                 live = informer.objects.get(c.key) or {}
-                seen = int((live.get('metadata') or {}).get('generation')
-                           or 0)
+                seen = int((live.get('metadata') or {}).get('generation') or 0)
                 if seen < self.generations.get(c.key, 0):
                     return False, f'{describe(c.key)}: patch not seen yet'
             if gone is not None:
                 pod = informer.objects.get(('Pod', gone[0], gone[1]))
                 meta = (pod or {}).get('metadata') or {}
                 if meta.get('uid') == gone[2] and not meta.get(
-                        'deletionTimestamp'):
+                    'deletionTimestamp'
+                ):
                     return False, f'Pod {gone[1]} is not evicted yet'
             return ready()
 
-        informer.wait(check, self.deadline,
-                      f"{', '.join(describe(c.key) for c in changes)} to "
-                      'become ready')
+        informer.wait(
+            check,
+            self.deadline,
+            f'{", ".join(describe(c.key) for c in changes)} to become ready',
+        )
 
     def _remove(self, name: str, namespace: str, live: Obj | None) -> None:
         """Evict a Pod; delete it when the request accepts the disruption
         or, in a rollback, when it is not Ready (it serves nothing)."""
         grace = CONF.kubernetes.graceful_termination_timeout
         if self.disruption_allowed or (
-                self.rollback and live is not None
-                and not status.pod(live)[0]):
-            self.kube.delete('v1', 'Pod', name, namespace, 'Background',
-                             grace)
+            self.rollback and live is not None and not status.pod(live)[0]
+        ):
+            self.kube.delete('v1', 'Pod', name, namespace, 'Background', grace)
             return
         try:
-            self.kube.evict_until(name, namespace, grace, self.deadline,
-                                  self.show_waiting)
+            self.kube.evict_until(
+                name, namespace, grace, self.deadline, self.show_waiting
+            )
         except k8s.EvictionBlocked as e:
             raise k8s.EvictionBlocked(e.detail + _ALLOW_HINT) from None
         finally:
@@ -187,8 +228,9 @@ class Restarter:
         # uids now: a Pod replaced meanwhile (a StatefulSet's keeps its
         # name) is not restarted twice.
         ns = c.key[1]
-        planned = {pod: _uid(informer.objects.get(('Pod', ns, pod)))
-                   for pod in c.pods}
+        planned = {
+            pod: _uid(informer.objects.get(('Pod', ns, pod))) for pod in c.pods
+        }
         for pod in sorted(c.pods, reverse=True):
             live = informer.objects.get(('Pod', ns, pod))
             uid = _uid(live)
@@ -203,16 +245,24 @@ class Restarter:
         labels = ((live or {}).get('metadata') or {}).get('labels') or {}
         if live is not None:
             self._remove(name, ns, live)
-            informer.wait(lambda: (c.key not in informer.objects,
-                                   f'Pod {ns}/{name} still exists'),
-                          self.deadline, f'Pod {ns}/{name} to be deleted')
+            informer.wait(
+                lambda: (
+                    c.key not in informer.objects,
+                    f'Pod {ns}/{name} still exists',
+                ),
+                self.deadline,
+                f'Pod {ns}/{name} to be deleted',
+            )
         ours = {k: v for k, v in labels.items() if k.startswith('vnfm.io/')}
-        body = k8s.labelled(c.desired, {**ours,
-                                        k8s.INSTANCE_LABEL: self.instance_id})
+        body = k8s.labelled(
+            c.desired, {**ours, k8s.INSTANCE_LABEL: self.instance_id}
+        )
         meta = body['metadata']
         if c.config_hash:
-            meta['annotations'] = {**(meta.get('annotations') or {}),
-                                   content.HASH_ANNOTATION: c.config_hash}
+            meta['annotations'] = {
+                **(meta.get('annotations') or {}),
+                content.HASH_ANNOTATION: c.config_hash,
+            }
         self.kube.create(body)
         self._wait(informer, [c])
 

@@ -36,8 +36,9 @@ def _key(name: str) -> Key:
 def record(work: Obj, plan: Plan) -> bool:
     """Add what ``plan`` overwrites to ``work`` (first record wins);
     whether anything was added."""
-    snap = work.setdefault(KEY, {'configs': {}, 'images': {},
-                                 'annotations': {}})
+    snap = work.setdefault(
+        KEY, {'configs': {}, 'images': {}, 'annotations': {}}
+    )
     added = False
     for c in plan.configs:
         name = _name(c.key)
@@ -47,7 +48,8 @@ def record(work: Obj, plan: Plan) -> bool:
             snap['configs'][name] = {'absent': True}
         elif c.key[0] == 'Secret':
             snap['configs'][name] = {
-                'sealed': crypto.encrypt(content.normal(c.live))}
+                'sealed': crypto.encrypt(content.normal(c.live))
+            }
         else:
             snap['configs'][name] = {'content': content.normal(c.live)}
         added = True
@@ -80,7 +82,7 @@ def _set_images(obj: Obj, images: dict[str, str]) -> None:
     spec = references.pod_spec(obj)
     for list_name in references.CONTAINER_LISTS:
         for c in spec.get(list_name) or []:
-            image = images.get(f"{list_name}/{c.get('name')}")
+            image = images.get(f'{list_name}/{c.get("name")}')
             if image:
                 c['image'] = image
 

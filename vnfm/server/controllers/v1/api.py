@@ -36,12 +36,13 @@ def check_version(value: str | None) -> None:
     match = _VERSION_RE.match(value.strip())
     if match is None:
         raise exceptions.BadRequest(
-            f'Version header {value[:40]!r} is not a version like '
-            f'{VERSION}.')
+            f'Version header {value[:40]!r} is not a version like {VERSION}.'
+        )
     if match.group(1) != '1':
         raise exceptions.NotAcceptable(
             f'API version {value.strip()} is not served by /vnflcm/v1; '
-            f'it serves {VERSION}.')
+            f'it serves {VERSION}.'
+        )
 
 
 def v1_location(location: str) -> str:
@@ -51,6 +52,7 @@ def v1_location(location: str) -> str:
 
 def versioned(handler: Handler) -> Handler:
     """``handler`` with the v1 Version rule and v1 Location headers."""
+
     @functools.wraps(handler)
     def run(req: ApiRequest) -> webob.Response:
         try:
@@ -63,13 +65,23 @@ def versioned(handler: Handler) -> Handler:
         if 'Location' in resp.headers:
             resp.headers['Location'] = v1_location(resp.headers['Location'])
         return resp
+
     return run
 
 
-def action(handler: Handler, rule: str, schema: dict | None = None,
-           consumes: tuple[str, ...] = (http.JSON,)) -> Action:
+def action(
+    handler: Handler,
+    rule: str,
+    schema: dict | None = None,
+    consumes: tuple[str, ...] = (http.JSON,),
+) -> Action:
     """The Action of a /vnflcm/v1 route; ``rule`` is the name after
     ``os_nfv_orchestration_api:vnf_instances:``."""
-    return Action(versioned(handler), policies.LCM_V1 + rule, VNFLCM_V1,
-                  body=JSON_BODY if schema else NO_BODY, schema=schema,
-                  consumes=consumes)
+    return Action(
+        versioned(handler),
+        policies.LCM_V1 + rule,
+        VNFLCM_V1,
+        body=JSON_BODY if schema else NO_BODY,
+        schema=schema,
+        consumes=consumes,
+    )

@@ -17,9 +17,13 @@ from vnfm.server.request import ApiRequest
 def index(req: ApiRequest) -> webob.Response:
     """GET: the op occurrences in the v1 view, SOL013 filtered."""
     return common.list_response(
-        req, lambda cols, after: db.op_scan(req.owner_filter(), cols, after),
-        v1_views.op_to_sol, v1_views.OP_SOL013,
-        CONF.api.lcm_op_occ_page_size, v1_views.OP_LIST_COLUMNS)
+        req,
+        lambda cols, after: db.op_scan(req.owner_filter(), cols, after),
+        v1_views.op_to_sol,
+        v1_views.OP_SOL013,
+        CONF.api.lcm_op_occ_page_size,
+        v1_views.OP_LIST_COLUMNS,
+    )
 
 
 def _view(req: ApiRequest) -> webob.Response:

@@ -29,16 +29,20 @@ def create(req: ApiRequest) -> webob.Response:
         return resp
     row = registry.subscription_get(orjson.loads(resp.body)['id'])
     return http.json_response(
-        v1_views.subscription_to_sol(row, req.base_url), 201,
-        headers={'Location': v1_views.subscription_href(req.base_url,
-                                                        row['id'])})
+        v1_views.subscription_to_sol(row, req.base_url),
+        201,
+        headers={
+            'Location': v1_views.subscription_href(req.base_url, row['id'])
+        },
+    )
 
 
 def _get(req: ApiRequest) -> dict:
     row = registry.subscription_get(req.path_args['id'])
     if row['api_version'] != API_VERSION:
         raise exceptions.NotFound(
-            f"Subscription {row['id']} is a /vnflcm/v2 subscription.")
+            f'Subscription {row["id"]} is a /vnflcm/v2 subscription.'
+        )
     req.authorize(row['project_id'])
     return row
 
@@ -47,15 +51,19 @@ def index(req: ApiRequest) -> webob.Response:
     """GET: the v1 subscriptions, SOL013 filtered."""
     where = dict(req.owner_filter() or {}, api_version=API_VERSION)
     return common.list_response(
-        req, lambda _cols, after: registry.subscription_scan(where, after),
-        v1_views.subscription_to_sol, v1_views.SUBSCRIPTION_SOL013,
-        CONF.api.subscription_page_size)
+        req,
+        lambda _cols, after: registry.subscription_scan(where, after),
+        v1_views.subscription_to_sol,
+        v1_views.SUBSCRIPTION_SOL013,
+        CONF.api.subscription_page_size,
+    )
 
 
 def show(req: ApiRequest) -> webob.Response:
     """GET one v1 subscription."""
     return http.json_response(
-        v1_views.subscription_to_sol(_get(req), req.base_url))
+        v1_views.subscription_to_sol(_get(req), req.base_url)
+    )
 
 
 def delete(req: ApiRequest) -> webob.Response:

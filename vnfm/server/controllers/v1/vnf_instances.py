@@ -22,24 +22,29 @@ def create(req: ApiRequest) -> webob.Response:
     req.json = v1_views.request_to_v2(req.json)
     row = vnf_instances.new_instance(req)
     return http.json_response(
-        v1_views.instance_to_sol(row, req.base_url), 201,
-        headers={'Location': v1_views.instance_href(req.base_url,
-                                                    row['id'])})
+        v1_views.instance_to_sol(row, req.base_url),
+        201,
+        headers={'Location': v1_views.instance_href(req.base_url, row['id'])},
+    )
 
 
 def index(req: ApiRequest) -> webob.Response:
     """GET: the instances in the v1 view, SOL013 filtered and selected."""
     return common.list_response(
-        req, lambda cols, after: db.instance_scan(req.owner_filter(), cols,
-                                            after),
-        v1_views.instance_to_sol, v1_views.INSTANCE_SOL013,
-        CONF.api.vnf_instance_page_size, v1_views.INSTANCE_LIST_COLUMNS)
+        req,
+        lambda cols, after: db.instance_scan(req.owner_filter(), cols, after),
+        v1_views.instance_to_sol,
+        v1_views.INSTANCE_SOL013,
+        CONF.api.vnf_instance_page_size,
+        v1_views.INSTANCE_LIST_COLUMNS,
+    )
 
 
 def show(req: ApiRequest) -> webob.Response:
     """GET one instance in the v1 view."""
-    return http.json_response(v1_views.instance_to_sol(
-        vnf_instances.get_instance(req), req.base_url))
+    return http.json_response(
+        v1_views.instance_to_sol(vnf_instances.get_instance(req), req.base_url)
+    )
 
 
 def _vnfd_id_of_package(package_id: str) -> str:
@@ -47,11 +52,13 @@ def _vnfd_id_of_package(package_id: str) -> str:
         pkg = db.package_get(package_id)
     except exceptions.NotFound:
         raise exceptions.UnprocessableEntity(
-            f'vnfPkgId {package_id}: no such VNF package.') from None
+            f'vnfPkgId {package_id}: no such VNF package.'
+        ) from None
     if pkg['onboarding_state'] != 'ONBOARDED':
         raise exceptions.UnprocessableEntity(
-            f"vnfPkgId {package_id}: the VNF package is "
-            f"{pkg['onboarding_state']}, not ONBOARDED.")
+            f'vnfPkgId {package_id}: the VNF package is '
+            f'{pkg["onboarding_state"]}, not ONBOARDED.'
+        )
     return pkg['vnfd_id']
 
 
@@ -63,8 +70,9 @@ def modify(req: ApiRequest) -> webob.Response:
         vnfd_id = _vnfd_id_of_package(body['vnfPkgId'])
         if body.get('vnfdId', vnfd_id) != vnfd_id:
             raise exceptions.UnprocessableEntity(
-                f"vnfdId {body['vnfdId']} is not the vnfdId of vnfPkgId "
-                f"{body['vnfPkgId']} ({vnfd_id}).")
+                f'vnfdId {body["vnfdId"]} is not the vnfdId of vnfPkgId '
+                f'{body["vnfPkgId"]} ({vnfd_id}).'
+            )
         body['vnfdId'] = vnfd_id
     req.json = body
     return vnf_instances.modify(req)
@@ -88,9 +96,15 @@ def heal(req: ApiRequest) -> webob.Response:
     wanted = req.json.get('vnfcInstanceId')
     if wanted:
         info = vnf_instances.get_instance(req)['instantiated_vnf_info'] or {}
-        by_resource = {v.get('vnfcResourceInfoId'): v.get('id')
-                       for v in info.get('vnfcInfo') or []
-                       if isinstance(v, dict)}
-        req.json = dict(req.json, vnfcInstanceId=[
-            by_resource.get(vnfc_id, vnfc_id) for vnfc_id in wanted])
+        by_resource = {
+            v.get('vnfcResourceInfoId'): v.get('id')
+            for v in info.get('vnfcInfo') or []
+            if isinstance(v, dict)
+        }
+        req.json = dict(
+            req.json,
+            vnfcInstanceId=[
+                by_resource.get(vnfc_id, vnfc_id) for vnfc_id in wanted
+            ],
+        )
     return lcm.heal(req)

@@ -175,9 +175,7 @@ def test_forceful_pods_get_no_grace(cluster: FakeKube) -> None:
     pods = {c[2]: c[4] for c in cluster.calls if c[1] == 'Pod'}
     assert pods == {'web-1-a': 0, 'web-1-b': 0, 'db-0': 0, 'helper': 0}
     # Nothing waits for the garbage collector to orphan anything.
-    assert {c[3] for c in cluster.calls if c[0] == 'delete'} == {
-        'Background'
-    }
+    assert {c[3] for c in cluster.calls if c[0] == 'delete'} == {'Background'}
 
 
 def test_an_object_left_at_the_deadline_is_named(

@@ -49,7 +49,7 @@ def test_affected_and_vnfc_info():
     assert {c['changeType'] for c in gone} == {'REMOVED'}
     info = vnfcs.vnfc_info(new)
     assert info[0] == {
-        'id': f"VDU1-{new[0]['id']}",
+        'id': f'VDU1-{new[0]["id"]}',
         'vduId': 'VDU1',
         'vnfcResourceInfoId': new[0]['id'],
         'vnfcState': 'STARTED',

@@ -17,8 +17,11 @@ Obj = dict[str, Any]
 
 
 def cm(name: str, data: dict[str, str], kind: str = 'ConfigMap') -> Obj:
-    obj: Obj = {'apiVersion': 'v1', 'kind': kind,
-                'metadata': {'name': name, 'namespace': NS}}
+    obj: Obj = {
+        'apiVersion': 'v1',
+        'kind': kind,
+        'metadata': {'name': name, 'namespace': NS},
+    }
     obj['stringData' if kind == 'Secret' else 'data'] = data
     return obj
 
@@ -37,14 +40,24 @@ def pod_spec(image: str = 'nginx', **uses: Any) -> Obj:
 def workload(kind: str, name: str, spec: Obj, **extra: Any) -> Obj:
     meta = {'name': name, 'namespace': NS}
     if kind == 'Pod':
-        return {'apiVersion': 'v1', 'kind': 'Pod', 'metadata': meta,
-                'spec': spec}
-    body = {'replicas': 1, 'selector': {'matchLabels': {'app': name}},
-            'template': {'metadata': {'labels': {'app': name}},
-                         'spec': spec}}
+        return {
+            'apiVersion': 'v1',
+            'kind': 'Pod',
+            'metadata': meta,
+            'spec': spec,
+        }
+    body = {
+        'replicas': 1,
+        'selector': {'matchLabels': {'app': name}},
+        'template': {'metadata': {'labels': {'app': name}}, 'spec': spec},
+    }
     body.update(extra)
-    return {'apiVersion': 'apps/v1', 'kind': kind, 'metadata': meta,
-            'spec': body}
+    return {
+        'apiVersion': 'apps/v1',
+        'kind': kind,
+        'metadata': meta,
+        'spec': body,
+    }
 
 
 def by_key(*objs: Obj) -> dict:
@@ -64,18 +77,32 @@ def live_of(objs: dict, replicas: int = 1) -> list[Obj]:
         if k[0] in ('Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet'):
             owner = live['metadata']['uid']
             if k[0] == 'Deployment':
-                out.append({'kind': 'ReplicaSet', 'metadata': {
-                    'name': f'{k[2]}-rs', 'namespace': NS,
-                    'uid': f'uid-{k[2]}-rs',
-                    'ownerReferences': [{'uid': owner}]}})
+                out.append(
+                    {
+                        'kind': 'ReplicaSet',
+                        'metadata': {
+                            'name': f'{k[2]}-rs',
+                            'namespace': NS,
+                            'uid': f'uid-{k[2]}-rs',
+                            'ownerReferences': [{'uid': owner}],
+                        },
+                    }
+                )
                 owner = f'uid-{k[2]}-rs'
             for i in range(replicas):
-                out.append({'kind': 'Pod', 'metadata': {
-                    'name': f'{k[2]}-{i}', 'namespace': NS,
-                    'uid': f'uid-{k[2]}-{i}',
-                    'creationTimestamp': f'2026-01-01T00:00:0{i}Z',
-                    'ownerReferences': [{'uid': owner}]},
-                    'spec': copy.deepcopy(obj['spec']['template']['spec'])})
+                out.append(
+                    {
+                        'kind': 'Pod',
+                        'metadata': {
+                            'name': f'{k[2]}-{i}',
+                            'namespace': NS,
+                            'uid': f'uid-{k[2]}-{i}',
+                            'creationTimestamp': f'2026-01-01T00:00:0{i}Z',
+                            'ownerReferences': [{'uid': owner}],
+                        },
+                        'spec': copy.deepcopy(obj['spec']['template']['spec']),
+                    }
+                )
     return out
 
 
@@ -84,29 +111,60 @@ def restarted(plan: planner.Plan) -> set[str]:
 
 
 USERS = {
-    'env-key': pod_spec(container={'env': [{'name': 'X', 'valueFrom': {
-        'configMapKeyRef': {'name': 'cm-a', 'key': 'k'}}}]}),
-    'env-from': pod_spec(container={'envFrom': [
-        {'configMapRef': {'name': 'cm-a'}}]}),
-    'volume': pod_spec(volumes=[{'name': 'v', 'configMap': {
-        'name': 'cm-a'}}]),
-    'projected': pod_spec(volumes=[{'name': 'v', 'projected': {'sources': [
-        {'configMap': {'name': 'cm-a'}}]}}]),
-    'init': {'initContainers': [{'name': 'i', 'image': 'busybox',
-                                 'envFrom': [{'configMapRef': {
-                                     'name': 'cm-a'}}]}],
-             'containers': [{'name': 'c', 'image': 'nginx'}]},
+    'env-key': pod_spec(
+        container={
+            'env': [
+                {
+                    'name': 'X',
+                    'valueFrom': {
+                        'configMapKeyRef': {'name': 'cm-a', 'key': 'k'}
+                    },
+                }
+            ]
+        }
+    ),
+    'env-from': pod_spec(
+        container={'envFrom': [{'configMapRef': {'name': 'cm-a'}}]}
+    ),
+    'volume': pod_spec(volumes=[{'name': 'v', 'configMap': {'name': 'cm-a'}}]),
+    'projected': pod_spec(
+        volumes=[
+            {
+                'name': 'v',
+                'projected': {'sources': [{'configMap': {'name': 'cm-a'}}]},
+            }
+        ]
+    ),
+    'init': {
+        'initContainers': [
+            {
+                'name': 'i',
+                'image': 'busybox',
+                'envFrom': [{'configMapRef': {'name': 'cm-a'}}],
+            }
+        ],
+        'containers': [{'name': 'c', 'image': 'nginx'}],
+    },
 }
 
 
 @pytest.mark.parametrize('use', sorted(USERS))
-@pytest.mark.parametrize('kind', ['Pod', 'Deployment', 'ReplicaSet',
-                                  'DaemonSet', 'StatefulSet'])
+@pytest.mark.parametrize(
+    'kind', ['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet']
+)
 def test_a_user_of_a_changed_configmap_restarts(use: str, kind: str) -> None:
-    current = by_key(cm('cm-a', {'k': 'v1'}), cm('cm-b', {'k': 'v1'}),
-                     workload(kind, 'user', USERS[use]),
-                     workload(kind, 'other', pod_spec(container={
-                         'envFrom': [{'configMapRef': {'name': 'cm-b'}}]})))
+    current = by_key(
+        cm('cm-a', {'k': 'v1'}),
+        cm('cm-b', {'k': 'v1'}),
+        workload(kind, 'user', USERS[use]),
+        workload(
+            kind,
+            'other',
+            pod_spec(
+                container={'envFrom': [{'configMapRef': {'name': 'cm-b'}}]}
+            ),
+        ),
+    )
     new = copy.deepcopy(current)
     new[('ConfigMap', NS, 'cm-a')]['data'] = {'k': 'v2'}
     plan = planner.plan(current, new, live_of(current))
@@ -115,20 +173,51 @@ def test_a_user_of_a_changed_configmap_restarts(use: str, kind: str) -> None:
     assert plan.workloads[0].reasons == ['uses ConfigMap cm-a, replaced']
 
 
-@pytest.mark.parametrize('spec', [
-    pod_spec(container={'env': [{'name': 'P', 'valueFrom': {
-        'secretKeyRef': {'name': 'sec', 'key': 'password'}}}]}),
-    pod_spec(container={'envFrom': [{'secretRef': {'name': 'sec'}}]}),
-    pod_spec(volumes=[{'name': 'v', 'secret': {'secretName': 'sec'}}]),
-    pod_spec(volumes=[{'name': 'v', 'projected': {'sources': [
-        {'secret': {'name': 'sec'}}]}}]),
-    pod_spec(volumes=[{'name': 'v', 'csi': {
-        'driver': 'd', 'nodePublishSecretRef': {'name': 'sec'}}}]),
-], ids=['secretKeyRef', 'secretRef', 'volume', 'projected', 'csi'])
+@pytest.mark.parametrize(
+    'spec',
+    [
+        pod_spec(
+            container={
+                'env': [
+                    {
+                        'name': 'P',
+                        'valueFrom': {
+                            'secretKeyRef': {'name': 'sec', 'key': 'password'}
+                        },
+                    }
+                ]
+            }
+        ),
+        pod_spec(container={'envFrom': [{'secretRef': {'name': 'sec'}}]}),
+        pod_spec(volumes=[{'name': 'v', 'secret': {'secretName': 'sec'}}]),
+        pod_spec(
+            volumes=[
+                {
+                    'name': 'v',
+                    'projected': {'sources': [{'secret': {'name': 'sec'}}]},
+                }
+            ]
+        ),
+        pod_spec(
+            volumes=[
+                {
+                    'name': 'v',
+                    'csi': {
+                        'driver': 'd',
+                        'nodePublishSecretRef': {'name': 'sec'},
+                    },
+                }
+            ]
+        ),
+    ],
+    ids=['secretKeyRef', 'secretRef', 'volume', 'projected', 'csi'],
+)
 def test_a_user_of_a_changed_secret_restarts(spec: Obj) -> None:
-    current = by_key(cm('sec', {'password': 'a'}, 'Secret'),
-                     workload('Deployment', 'user', spec),
-                     workload('Deployment', 'bystander', pod_spec()))
+    current = by_key(
+        cm('sec', {'password': 'a'}, 'Secret'),
+        workload('Deployment', 'user', spec),
+        workload('Deployment', 'bystander', pod_spec()),
+    )
     new = copy.deepcopy(current)
     new[('Secret', NS, 'sec')]['stringData'] = {'password': 'b'}
     plan = planner.plan(current, new, live_of(current))
@@ -137,8 +226,9 @@ def test_a_user_of_a_changed_secret_restarts(spec: Obj) -> None:
 
 
 def test_plain_env_values_restart_nothing() -> None:
-    spec = pod_spec(container={'env': [{'name': 'CM', 'value': 'cm-a'},
-                                       {'name': 'EMPTY'}]})
+    spec = pod_spec(
+        container={'env': [{'name': 'CM', 'value': 'cm-a'}, {'name': 'EMPTY'}]}
+    )
     current = by_key(cm('cm-a', {'k': 'v1'}), workload('Pod', 'p', spec))
     new = copy.deepcopy(current)
     new[('ConfigMap', NS, 'cm-a')]['data'] = {'k': 'v2'}
@@ -148,23 +238,31 @@ def test_plain_env_values_restart_nothing() -> None:
 
 
 def test_ephemeral_containers_are_only_reported() -> None:
-    spec = pod_spec(ephemeral=[{'name': 'dbg', 'envFrom': [
-        {'configMapRef': {'name': 'cm-a'}}]}])
+    spec = pod_spec(
+        ephemeral=[
+            {'name': 'dbg', 'envFrom': [{'configMapRef': {'name': 'cm-a'}}]}
+        ]
+    )
     current = by_key(cm('cm-a', {'k': 'v1'}), workload('Pod', 'p', spec))
     new = copy.deepcopy(current)
     new[('ConfigMap', NS, 'cm-a')]['data'] = {'k': 'v2'}
     plan = planner.plan(current, new, live_of(current))
     assert plan.workloads == []
-    assert plan.notes == ['Pod ns1/p: only ephemeral containers use '
-                          'ConfigMap cm-a; they are not restarted.']
+    assert plan.notes == [
+        'Pod ns1/p: only ephemeral containers use '
+        'ConfigMap cm-a; they are not restarted.'
+    ]
 
 
 def test_image_change_restarts_only_that_workload() -> None:
-    current = by_key(workload('Deployment', 'a', pod_spec('nginx')),
-                     workload('DaemonSet', 'b', pod_spec('nginx')))
+    current = by_key(
+        workload('Deployment', 'a', pod_spec('nginx')),
+        workload('DaemonSet', 'b', pod_spec('nginx')),
+    )
     new = copy.deepcopy(current)
-    new[('Deployment', NS, 'a')]['spec']['template']['spec']['containers'][
-        0]['image'] = 'tomcat'
+    new[('Deployment', NS, 'a')]['spec']['template']['spec']['containers'][0][
+        'image'
+    ] = 'tomcat'
     plan = planner.plan(current, new, live_of(current))
     assert restarted(plan) == {'a'}
     change = plan.workloads[0]
@@ -175,15 +273,19 @@ def test_image_change_restarts_only_that_workload() -> None:
 
 
 def test_unchanged_configmap_is_not_replaced_and_nothing_restarts() -> None:
-    current = by_key(cm('cm-a', {'k': 'v1'}), cm('s', {'p': 'x'}, 'Secret'),
-                     workload('Deployment', 'a', USERS['env-from']))
+    current = by_key(
+        cm('cm-a', {'k': 'v1'}),
+        cm('s', {'p': 'x'}, 'Secret'),
+        workload('Deployment', 'a', USERS['env-from']),
+    )
     plan = planner.plan(current, copy.deepcopy(current), live_of(current))
     assert plan.configs == [] and plan.workloads == []
 
 
 def test_the_live_object_decides_what_is_replaced() -> None:
-    current = by_key(cm('cm-a', {'k': 'v1'}),
-                     workload('Deployment', 'a', USERS['env-from']))
+    current = by_key(
+        cm('cm-a', {'k': 'v1'}), workload('Deployment', 'a', USERS['env-from'])
+    )
     live = live_of(current)
     live[0]['data'] = {'k': 'edited on the cluster'}
     plan = planner.plan(current, copy.deepcopy(current), live)
@@ -197,38 +299,47 @@ def test_configmap_rename_is_refused() -> None:
     with pytest.raises(manifests.BadUpdate) as e:
         planner.plan(current, new, live_of(current))
     assert 'missing from the new package: ConfigMap ns1/cm-a' in e.value.detail
-    assert 'new in the new package: ConfigMap ns1/cm-renamed' in \
-        e.value.detail
+    assert 'new in the new package: ConfigMap ns1/cm-renamed' in e.value.detail
     assert 'keeps the kind, namespace and name' in e.value.detail
 
 
 def test_other_workload_changes_are_refused_with_the_fields() -> None:
     current = by_key(workload('Deployment', 'a', pod_spec()))
     new = copy.deepcopy(current)
-    new[('Deployment', NS, 'a')]['spec']['template']['spec']['containers'][
-        0]['ports'] = [{'containerPort': 80}]
+    new[('Deployment', NS, 'a')]['spec']['template']['spec']['containers'][0][
+        'ports'
+    ] = [{'containerPort': 80}]
     new[('Deployment', NS, 'a')]['spec']['replicas'] = 5  # VNFD's business
     with pytest.raises(manifests.BadUpdate) as e:
         planner.plan(current, new, live_of(current))
-    assert 'Deployment ns1/a differs in spec.template.spec.containers[0]' \
+    assert (
+        'Deployment ns1/a differs in spec.template.spec.containers[0]'
         '.ports' in e.value.detail
+    )
     assert 'only container images may change' in e.value.detail
 
 
 def test_service_changes_are_refused() -> None:
-    svc = {'apiVersion': 'v1', 'kind': 'Service',
-           'metadata': {'name': 's', 'namespace': NS},
-           'spec': {'ports': [{'port': 80}]}}
+    svc = {
+        'apiVersion': 'v1',
+        'kind': 'Service',
+        'metadata': {'name': 's', 'namespace': NS},
+        'spec': {'ports': [{'port': 80}]},
+    }
     new_svc = copy.deepcopy(svc)
     new_svc['spec']['ports'][0]['port'] = 81
-    with pytest.raises(manifests.BadUpdate, match='Service ns1/s differs '
-                       r'in spec.ports\[0\].port: it must be unchanged'):
+    with pytest.raises(
+        manifests.BadUpdate,
+        match='Service ns1/s differs '
+        r'in spec.ports\[0\].port: it must be unchanged',
+    ):
         planner.plan(by_key(svc), by_key(new_svc), [])
 
 
 def test_removed_key_is_deleted_and_secret_type_change_recreates() -> None:
-    current = by_key(cm('cm-a', {'k': 'v', 'gone': 'x'}),
-                     cm('s', {'p': 'x'}, 'Secret'))
+    current = by_key(
+        cm('cm-a', {'k': 'v', 'gone': 'x'}), cm('s', {'p': 'x'}, 'Secret')
+    )
     live = live_of(current)
     new = copy.deepcopy(current)
     new[('ConfigMap', NS, 'cm-a')]['data'] = {'k': 'v'}
@@ -243,8 +354,9 @@ def test_removed_key_is_deleted_and_secret_type_change_recreates() -> None:
 def test_replicaset_pods_are_evicted_one_by_one() -> None:
     current = by_key(workload('ReplicaSet', 'rs', pod_spec(), replicas=3))
     new = copy.deepcopy(current)
-    new[('ReplicaSet', NS, 'rs')]['spec']['template']['spec']['containers'][
-        0]['image'] = 'tomcat'
+    new[('ReplicaSet', NS, 'rs')]['spec']['template']['spec']['containers'][0][
+        'image'
+    ] = 'tomcat'
     plan = planner.plan(current, new, live_of(current, replicas=3))
     (change,) = plan.workloads
     assert change.method == planner.EVICT
@@ -253,16 +365,19 @@ def test_replicaset_pods_are_evicted_one_by_one() -> None:
 
 def test_statefulset_strategy_decides_the_method() -> None:
     rolling = workload('StatefulSet', 'r', pod_spec())
-    on_delete = workload('StatefulSet', 'o', pod_spec(),
-                         updateStrategy={'type': 'OnDelete'})
+    on_delete = workload(
+        'StatefulSet', 'o', pod_spec(), updateStrategy={'type': 'OnDelete'}
+    )
     assert planner.method_of(rolling) == planner.ROLLOUT
     assert planner.method_of(on_delete) == planner.EVICT
 
 
 def test_rerun_after_success_is_a_noop() -> None:
-    current = by_key(cm('cm-a', {'k': 'v1'}),
-                     workload('Deployment', 'a', USERS['env-from']),
-                     workload('Pod', 'p', USERS['volume']))
+    current = by_key(
+        cm('cm-a', {'k': 'v1'}),
+        workload('Deployment', 'a', USERS['env-from']),
+        workload('Pod', 'p', USERS['volume']),
+    )
     new = copy.deepcopy(current)
     new[('ConfigMap', NS, 'cm-a')]['data'] = {'k': 'v2'}
     first = planner.plan(current, new, live_of(current))
@@ -272,14 +387,16 @@ def test_rerun_after_success_is_a_noop() -> None:
     for k, h in hashes.items():
         target = after[k] if k[0] == 'Pod' else after[k]['spec']['template']
         target['metadata'].setdefault('annotations', {})[
-            content.HASH_ANNOTATION] = h
+            content.HASH_ANNOTATION
+        ] = h
     again = planner.plan(current, new, live_of(after))
     assert again.configs == [] and again.workloads == []
 
 
 def test_retry_restarts_a_workload_the_first_attempt_missed() -> None:
-    current = by_key(cm('cm-a', {'k': 'v1'}),
-                     workload('Deployment', 'a', USERS['env-from']))
+    current = by_key(
+        cm('cm-a', {'k': 'v1'}), workload('Deployment', 'a', USERS['env-from'])
+    )
     new = copy.deepcopy(current)
     new[('ConfigMap', NS, 'cm-a')]['data'] = {'k': 'v2'}
     # The first attempt replaced the ConfigMap, then failed.

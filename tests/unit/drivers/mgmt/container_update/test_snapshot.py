@@ -20,15 +20,34 @@ def _state(tmp_path: object) -> Iterator[None]:
 
 def _objects(cm: str, secret: str, image: str) -> dict:
     objs = [
-        {'apiVersion': 'v1', 'kind': 'ConfigMap',
-         'metadata': {'name': 'cm', 'namespace': 'ns'}, 'data': {'k': cm}},
-        {'apiVersion': 'v1', 'kind': 'Secret', 'type': 'Opaque',
-         'metadata': {'name': 's', 'namespace': 'ns'},
-         'stringData': {'p': secret}},
-        {'apiVersion': 'v1', 'kind': 'Pod',
-         'metadata': {'name': 'p', 'namespace': 'ns', 'uid': 'u'},
-         'spec': {'containers': [{'name': 'c', 'image': image, 'envFrom': [
-             {'configMapRef': {'name': 'cm'}}]}]}}]
+        {
+            'apiVersion': 'v1',
+            'kind': 'ConfigMap',
+            'metadata': {'name': 'cm', 'namespace': 'ns'},
+            'data': {'k': cm},
+        },
+        {
+            'apiVersion': 'v1',
+            'kind': 'Secret',
+            'type': 'Opaque',
+            'metadata': {'name': 's', 'namespace': 'ns'},
+            'stringData': {'p': secret},
+        },
+        {
+            'apiVersion': 'v1',
+            'kind': 'Pod',
+            'metadata': {'name': 'p', 'namespace': 'ns', 'uid': 'u'},
+            'spec': {
+                'containers': [
+                    {
+                        'name': 'c',
+                        'image': image,
+                        'envFrom': [{'configMapRef': {'name': 'cm'}}],
+                    }
+                ]
+            },
+        },
+    ]
     return {(o['kind'], 'ns', o['metadata']['name']): o for o in objs}
 
 
@@ -40,12 +59,14 @@ def test_record_keeps_the_first_state_and_restore_brings_it_back() -> None:
     assert snapshot.record(work, plan)
     assert 'old-secret' not in str(work)
     # A retry sees the half-updated cluster: the first record stays.
-    assert not snapshot.record(work, planner.plan(before, after,
-                                                  list(after.values())))
+    assert not snapshot.record(
+        work, planner.plan(before, after, list(after.values()))
+    )
     restored = snapshot.restore(after, work)
     assert restored[('ConfigMap', 'ns', 'cm')]['data'] == {'k': 'old'}
-    assert restored[('Secret', 'ns', 's')]['data'] == {
-        'p': 'b2xkLXNlY3JldA=='}
-    assert restored[('Pod', 'ns', 'p')]['spec']['containers'][0][
-        'image'] == 'nginx'
+    assert restored[('Secret', 'ns', 's')]['data'] == {'p': 'b2xkLXNlY3JldA=='}
+    assert (
+        restored[('Pod', 'ns', 'p')]['spec']['containers'][0]['image']
+        == 'nginx'
+    )
     assert work['snapshot']['annotations'] == {'Pod/ns/p': None}
