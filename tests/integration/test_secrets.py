@@ -171,6 +171,9 @@ def services(
         conf={
             'DEFAULT': {'debug': True},
             'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)},
+            # The registered Kubernetes VIM's flow must reach a conductor
+            # (the API refuses a vimType no enabled driver serves).
+            'infra': {'enabled_infra_drivers': 'noop,kubernetes'},
         },
     )
     try:
