@@ -274,6 +274,25 @@ def unsupported_media_type(doc: dict) -> None:
             )
 
 
+def onboarding_error_state(doc: dict) -> None:
+    """PackageOnboardingStateType has ERROR in the SOL005 versions vnfm
+    serves (2.6.1, and 3.7.1 in shared/etsi-openapi): a package whose
+    onboarding failed is listed as ERROR; the V2.4.1 document predates it."""
+    old = ['CREATED', 'UPLOADING', 'PROCESSING', 'ONBOARDED']
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get('enum') == old:
+                node['enum'] = [*old, 'ERROR']
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(doc)
+
+
 PKG_FIXES: list[tuple[str, Fix]] = [
     ("the subscriber's endpoints", notification_endpoints),
     ('package subscriptions are not served', remove_paths(*UNSERVED_PKG)),
@@ -282,4 +301,5 @@ PKG_FIXES: list[tuple[str, Fix]] = [
     ('the upload is a zip body', zip_upload),
     ('POST /vnf_packages errors', create_errors),
     ('415 for a wrong Content-Type', unsupported_media_type),
+    ('packages whose onboarding failed', onboarding_error_state),
 ]
