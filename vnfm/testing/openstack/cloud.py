@@ -334,22 +334,22 @@ class LocalCloud:
         manage(lay, deadline, 'db_sync')
         owner = ('--keystone-user', 'root', '--keystone-group', 'root')
         url = f'{lay.keystone_url}/v3/'
-        _together(
-            lambda: manage(lay, deadline, 'fernet_setup', *owner),
-            lambda: manage(lay, deadline, 'credential_setup', *owner),
-            lambda: manage(
-                lay,
-                deadline,
-                'bootstrap',
-                '--bootstrap-admin-url',
-                url,
-                '--bootstrap-public-url',
-                url,
-                '--bootstrap-internal-url',
-                url,
-                '--bootstrap-region-id',
-                files.REGION,
-            ),
+        # One after another: run at once, bootstrap failed now and then
+        # (exit 1, nothing in its log) beside fernet_setup/credential_setup.
+        manage(lay, deadline, 'fernet_setup', *owner)
+        manage(lay, deadline, 'credential_setup', *owner)
+        manage(
+            lay,
+            deadline,
+            'bootstrap',
+            '--bootstrap-admin-url',
+            url,
+            '--bootstrap-public-url',
+            url,
+            '--bootstrap-internal-url',
+            url,
+            '--bootstrap-region-id',
+            files.REGION,
         )
 
     def _set_up_heat(self, lay: files.CloudLayout, deadline: float) -> None:
