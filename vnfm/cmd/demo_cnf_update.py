@@ -18,28 +18,12 @@ from vnfm.cmd.demo_runner import Demo
 from vnfm.cmd.demo_runner import StepFailed
 from vnfm.cmd.demo_runner import table_field
 from vnfm.testing import demo_k8s
+from vnfm.testing import seed003
 
 NAMESPACE = 'vnfm-demo-update'
 PACKAGES = ('cnf_update_v1', 'cnf_update_v2')
-DEF_FILES = [
-    f'Files/kubernetes/{n}.yaml'
-    for n in (
-        'configmap_1',
-        'configmap_3',
-        'secret_1',
-        'secret_3',
-        'pod_env',
-        'pod_volume',
-        'deployment',
-        'replicaset',
-        'daemonset',
-    )
-]
-# What cnf_update_v2 changes (seed 003's sample_param_file.json).
-CONFIG_PATHS = [
-    'Files/kubernetes/configmap_1.yaml',
-    'Files/kubernetes/secret_1.yaml',
-]
+DEF_FILES = seed003.DEF_FILES
+CONFIG_PATHS = seed003.CONFIG_PATHS
 RESTARTED = (
     'daemonset-vdu5',
     'env-test',

@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from vnfm.testing import seed003
+
 from ..conftest import Api
 from .conftest import K8S_VIM_TYPE
 from .conftest import CnfInstance
@@ -34,25 +36,8 @@ from .conftest import write_json
 
 pytestmark = pytest.mark.timeout(180)
 
-DEF_FILES = [
-    f'Files/kubernetes/{n}.yaml'
-    for n in (
-        'configmap_1',
-        'configmap_3',
-        'secret_1',
-        'secret_3',
-        'pod_env',
-        'pod_volume',
-        'deployment',
-        'replicaset',
-        'daemonset',
-    )
-]
-# Seed 003's sample_param_file.json: the changed ConfigMap/Secret files.
-CONFIG_PATHS = [
-    'Files/kubernetes/configmap_1.yaml',
-    'Files/kubernetes/secret_1.yaml',
-]
+DEF_FILES = seed003.DEF_FILES
+CONFIG_PATHS = seed003.CONFIG_PATHS
 RESTARTED = {
     'env-test',
     'volume-test',

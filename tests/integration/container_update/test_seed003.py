@@ -20,26 +20,14 @@ from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 from vnfm.drivers.mgmt import base
 from vnfm.drivers.mgmt.container_update import ContainerUpdateDriver
 from vnfm.drivers.package_files import PackageFiles
+from vnfm.testing import seed003
 from vnfm.testing.cluster import LocalCluster
 
 from .conftest import VIM_ID
 
 pytestmark = pytest.mark.timeout(240, func_only=True)
 SAMPLES = pathlib.Path(__file__).resolve().parents[3] / 'samples' / 'packages'
-DEF_FILES = [
-    f'Files/kubernetes/{n}.yaml'
-    for n in (
-        'configmap_1',
-        'configmap_3',
-        'secret_1',
-        'secret_3',
-        'pod_env',
-        'pod_volume',
-        'deployment',
-        'replicaset',
-        'daemonset',
-    )
-]
+DEF_FILES = seed003.DEF_FILES
 RESTARTED = {
     'env-test',
     'volume-test',
