@@ -375,7 +375,8 @@ def tail(path: Path, lines: int = 60) -> str:
 
 
 def api_answers(api_url: str) -> bool:
-    """Whether vnfm-api at ``api_url`` answers its version query."""
+    """Whether vnfm-api at ``api_url`` answers its version query (a 401:
+    it answers, asking for a Keystone token)."""
     import requests  # only the harness needs it
 
     try:
@@ -386,7 +387,7 @@ def api_answers(api_url: str) -> bool:
         )
     except requests.ConnectionError:
         return False
-    return r.status_code == 200
+    return r.status_code in (200, 401)
 
 
 def rss_kib(pid: int) -> int:
@@ -530,26 +531,52 @@ def _pg_connect(dbname: str, server_url: str = '') -> Any:
     return conn
 
 
-def create_database(name: str, server_url: str = '') -> str:
-    """Create PostgreSQL database ``name`` (on ``server_url``, default the
-    test server); return its SQLAlchemy URL."""
+def _pg_admin(
+    sql: str, params: tuple[str, ...] = (), server_url: str = ''
+) -> Any:
+    """Run one statement in the server's ``postgres`` database; its first
+    row (None if it returns none)."""
     conn = _pg_connect('postgres', server_url)
     try:
         with conn.cursor() as cur:
-            cur.execute(f'CREATE DATABASE "{name}"')
+            cur.execute(sql, params or None)
+            return cur.fetchone() if cur.description else None
     finally:
         conn.close()
+
+
+def create_database(
+    name: str, server_url: str = '', template: str = ''
+) -> str:
+    """Create PostgreSQL database ``name`` (on ``server_url``, default the
+    test server), a copy of ``template`` if given; return its SQLAlchemy
+    URL."""
+    copy = f' TEMPLATE "{template}"' if template else ''
+    _pg_admin(f'CREATE DATABASE "{name}"{copy}', server_url=server_url)
     return f'{server_url or POSTGRES_URL}/{name}'
+
+
+def database_exists(name: str, server_url: str = '') -> bool:
+    """Whether PostgreSQL database ``name`` exists."""
+    found = _pg_admin(
+        'SELECT 1 FROM pg_database WHERE datname = %s', (name,), server_url
+    )
+    return found is not None
+
+
+def rename_database(name: str, new_name: str, server_url: str = '') -> None:
+    """Rename PostgreSQL database ``name`` (no session may be on it)."""
+    _pg_admin(
+        f'ALTER DATABASE "{name}" RENAME TO "{new_name}"',
+        server_url=server_url,
+    )
 
 
 def drop_database(name: str, server_url: str = '') -> None:
     """Drop PostgreSQL database ``name``, closing any session still on it."""
-    conn = _pg_connect('postgres', server_url)
-    try:
-        with conn.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        conn.close()
+    _pg_admin(
+        f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', server_url=server_url
+    )
 
 
 def bin_path(name: str) -> str:

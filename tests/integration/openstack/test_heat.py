@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +15,7 @@ from heatclient import exc as heat_exc
 from vnfm.testing.openstack.cloud import LocalCloud
 
 from ..conftest import wait_for
+from .conftest import openstack
 
 NESTED = """
 heat_template_version: 2021-04-16
@@ -167,43 +165,19 @@ def test_a_template_heat_rejects_fails_with_heats_error(
     assert 'OS::Heat::NoSuchThing' in str(e.value)
 
 
-def _openstack(local_cloud: LocalCloud, user: str, *args: str) -> str:
-    creds = local_cloud.credentials(user)
-    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')} | {
-        'OS_AUTH_URL': creds['auth_url'],
-        'OS_USERNAME': creds['username'],
-        'OS_PASSWORD': creds['password'],
-        'OS_PROJECT_NAME': creds['project_name'],
-        'OS_USER_DOMAIN_NAME': 'Default',
-        'OS_PROJECT_DOMAIN_NAME': 'Default',
-        'OS_REGION_NAME': creds['region_name'],
-        'OS_IDENTITY_API_VERSION': '3',
-    }
-    out = subprocess.run(
-        [os.path.join(sys.prefix, 'bin', 'openstack'), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    return out.stdout
-
-
 def test_openstackclient_finds_heat_in_the_catalog(
     local_cloud: LocalCloud,
     tmp_path: Path,
 ) -> None:
     catalog = json.loads(
-        _openstack(local_cloud, 'demo', 'catalog', 'list', '-f', 'json')
+        openstack(local_cloud, 'demo', 'catalog', 'list', '-f', 'json')
     )
     assert {'identity', 'orchestration'} <= {c['Type'] for c in catalog}
     template = tmp_path / 'one.yaml'
     template.write_text(NESTED)
     name = f'osc-{uuid.uuid4().hex[:6]}'
 
-    out = _openstack(
+    out = openstack(
         local_cloud,
         'demo',
         'stack',
@@ -222,7 +196,7 @@ def test_openstackclient_finds_heat_in_the_catalog(
 
     assert created['stack_status'] == 'CREATE_COMPLETE'
     shown = json.loads(
-        _openstack(
+        openstack(
             local_cloud,
             'demo',
             'stack',
@@ -235,8 +209,8 @@ def test_openstackclient_finds_heat_in_the_catalog(
         )
     )
     assert len(shown['output_value']) == 5
-    _openstack(local_cloud, 'demo', 'stack', 'delete', '--yes', '--wait', name)
+    openstack(local_cloud, 'demo', 'stack', 'delete', '--yes', '--wait', name)
     listed = json.loads(
-        _openstack(local_cloud, 'demo', 'stack', 'list', '-f', 'json')
+        openstack(local_cloud, 'demo', 'stack', 'list', '-f', 'json')
     )
     assert name not in [s['Stack Name'] for s in listed]

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import io
 import ipaddress
 import subprocess
 import uuid
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +83,12 @@ def _server(
     return SERVER.format(name=name, image=image, networks=nets, extra=extra)
 
 
+def _address(cloud: LocalCloud, network: str, last: int) -> str:
+    """Address ``last`` of the first subnet of catalogue ``network``."""
+    subnet = cloud.catalogue()['networks'][network]['subnets'][0]
+    return str(subnet['cidr'].rsplit('.', 1)[0] + f'.{last}')
+
+
 def _settle(heat: heat_client.Client, stack_id: str, verb: str) -> Any:
     def settled() -> Any:
         stack = heat.stacks.get(stack_id)
@@ -140,19 +144,6 @@ def keypair(local_cloud: LocalCloud) -> tuple[str, paramiko.PKey]:
     name = f'key-{uuid.uuid4().hex[:6]}'
     local_cloud.add_keypair(name, public + ' test@host')
     return name, paramiko.Ed25519Key.from_private_key(io.StringIO(pem))
-
-
-@pytest.fixture
-def demo_heat(
-    heat_for: Callable[[str], heat_client.Client],
-) -> Iterator[heat_client.Client]:
-    """The non-admin user's heatclient; its stacks deleted afterwards."""
-    heat = heat_for('demo')
-    yield heat
-    for stack in heat.stacks.list():
-        with contextlib.suppress(heat_exc.HTTPNotFound):  # deleted already
-            heat.stacks.delete(stack.id)
-    wait_for(lambda: not list(heat.stacks.list()), 60, 'stacks deleted')
 
 
 def _fingerprints(vm_dir: Path) -> set[str]:
@@ -311,7 +302,7 @@ def test_a_server_on_a_port_with_a_fixed_ip(
     local_cloud: LocalCloud, demo_heat: heat_client.Client
 ) -> None:
     subnet = local_cloud.catalogue()['networks']['data-net-1']['subnets'][0]
-    ip = subnet['cidr'].rsplit('.', 1)[0] + '.88'
+    ip = _address(local_cloud, 'data-net-1', 88)
     template = _template(
         _port('p0', 'data-net-1', ip),
         _server('vm-p', nets='[{port: {get_resource: p0}}]'),

@@ -9,6 +9,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from vnfm.testing.openstack import stores
+from vnfm.testing.openstack import vmdisks
 from vnfm.testing.openstack import vmhost
 
 _NS = uuid.UUID('5d1f4c2e-8a43-4f7e-9a57-1c0c8d6b7a10')
@@ -28,7 +30,9 @@ FLAVORS = {
     'm1.medium': (2, 4096, 40),
     'm1.large': (4, 8192, 80),
 }
-NETWORKS = ('mgmt-net', 'data-net-1', 'data-net-2')
+NETWORKS = ('mgmt-net', 'data-net-1', 'data-net-2', 'public')
+#: The external network floating IPs come from (Neutron's router:external).
+PUBLIC = 'public'
 
 
 def _id(kind: str, name: str) -> str:
@@ -54,6 +58,7 @@ def create(state_dir: Path, prefix: str) -> dict[str, Any]:
         networks[name] = {
             'id': _id('network', f'{prefix}/{name}'),
             'bridge': bridge,
+            'router:external': name == PUBLIC,
             'subnets': [
                 {
                     'id': _id('subnet', f'{prefix}/{name}'),
@@ -75,6 +80,18 @@ def create(state_dir: Path, prefix: str) -> dict[str, Any]:
     return data
 
 
+#: Directories of what stacks made (ports, networks, ...): emptied by destroy.
+_STORES = (
+    'ipam',
+    'keypairs',
+    'ports',
+    'networks',
+    'subnets',
+    'floatingips',
+    'server_groups',
+)
+
+
 def destroy(state_dir: Path, prefix: str) -> None:
     """Stop every VM left in ``state_dir`` and delete the bridges."""
     vms = state_dir / 'vms'
@@ -83,10 +100,32 @@ def destroy(state_dir: Path, prefix: str) -> None:
             vmhost.stop(vm_dir)
     for vol in (state_dir / 'volumes').glob('*.json'):
         data = json.loads(vol.read_text())
-        vmhost.volume_delete(Path(data['image']), data['loop'])
+        vmdisks.volume_delete(Path(data['image']), data['loop'])
         vol.unlink()
     for i in range(len(NETWORKS)):
         vmhost.bridge_down(bridge_name(prefix, i))
-    for leftover in ('ipam', 'keypairs', 'ports'):
+    for net in (state_dir / 'networks').glob('*.json'):
+        vmhost.bridge_down(json.loads(net.read_text())['bridge'])
+    for leftover in _STORES:
         for f in (state_dir / leftover).glob('*'):
             f.unlink()
+
+
+def networks(state_dir: Path) -> list[dict[str, Any]]:
+    """Every network of the cloud, from ``up`` and from stacks: id, name,
+    whether external, and subnets (id, name, CIDR, gateway)."""
+    if not (state_dir / 'catalogue.json').exists():
+        return []
+    return [
+        {
+            'id': net['id'],
+            'name': net['name'],
+            'router:external': bool(net.get('router:external')),
+            'bridge': net['bridge'],
+            'subnets': [
+                {k: s.get(k) for k in ('id', 'name', 'cidr', 'gateway_ip')}
+                for s in net['subnets']
+            ],
+        }
+        for net in stores.networks(state_dir)
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import secrets
@@ -19,11 +20,13 @@ from vnfm.testing import certs
 from vnfm.testing import procs
 from vnfm.testing.openstack import build
 from vnfm.testing.openstack import catalogue
+from vnfm.testing.openstack import databases
 from vnfm.testing.openstack import files
 from vnfm.testing.openstack import identity
 
 _DAEMONS = ('keystone', 'heat-engine', 'heat-api')
 _WSGI_HOST = Path(__file__).resolve().with_name('wsgi_host.py')
+_KEYSTONE_SETUP = _WSGI_HOST.with_name('keystone_setup.py')
 PLUGIN_DIR = Path(__file__).resolve().with_name('heat_plugin')
 ADMIN = 'admin'
 #: Test accounts besides the admin: (user, project, role).
@@ -102,6 +105,14 @@ class LocalCloud:
             'region_name': files.REGION
         }
 
+    def client_env(self, user: str = 'demo') -> dict[str, str]:
+        """The ``OS_*`` variables of the openstack client as ``user``."""
+        creds = self.credentials(user)
+        return {
+            f'OS_{key.upper()}': creds[key]
+            for key in (*identity.CLIENT_KEYS, 'region_name')
+        } | {'OS_IDENTITY_API_VERSION': '3'}
+
     def session(self, user: str = 'demo') -> Any:
         """A keystoneauth1 session of ``user``."""
         return identity.session(self.auth_url, self.account(user))
@@ -119,6 +130,7 @@ class LocalCloud:
             'users': {u: self.credentials(u) for u, _, _ in USERS},
             'ca_cert_path': None,
             'catalogue': self.catalogue(),
+            'networks': catalogue.networks(self.state_dir),
             'state_dir': str(self.state_dir),
             'pids': dict(self.pids),
             'ports': dict(self.ports),
@@ -159,22 +171,31 @@ class LocalCloud:
     # -- lifecycle ----------------------------------------------------------
 
     def start(self, timeout: float = 180.0) -> LocalCloud:
-        """Create the databases and vhost, set up Keystone, start Heat and
-        wait until a user can reach it; on failure undo everything."""
+        """Copy the databases, set up Keystone, start Heat and wait until
+        a user can reach it; on failure undo everything."""
         self.venv = build.ensure_built()
         begin = time.monotonic()
         deadline = begin + timeout
         try:
             self._prepare()
             lay = self._layout()
-            # The slow steps are imports and migrations: keystone's and
-            # heat's run side by side. Daemons are spawned by this thread
-            # only: die_with_parent follows the thread that spawned them.
+            files.write_keystone_conf(lay)
+            files.write_heat_conf(lay)
             _together(
-                lambda: self._set_up_keystone(lay, deadline),
-                lambda: self._set_up_heat(lay, deadline),
+                lambda: self._database('keystone', lay, deadline),
+                lambda: self._database('heat', lay, deadline),
             )
-            self._spawn_daemons(lay)
+            # Keystone's keys and bootstrap run while heat-api and
+            # heat-engine import and rabbitmqctl makes the vhost (Heat asks
+            # Keystone nothing before the first request). Daemons are
+            # spawned by this thread only: die_with_parent follows it.
+            setup = self._launch('keystone-manage', self._keystone_setup(lay))
+            try:
+                self._spawn_heat(lay)  # RPC reconnects until the vhost is
+                procs.create_vhost(self.prefix)
+            finally:
+                self._finish(setup, 'keystone-manage', deadline)
+            self._spawn_keystone(lay)
             self._wait(
                 lambda: self._answers(f'{lay.keystone_url}/v3'),
                 deadline,
@@ -191,6 +212,7 @@ class LocalCloud:
             raise
         self.startup_seconds = time.monotonic() - begin
         self._save_state()
+        (self.state_dir / 'starting').unlink(missing_ok=True)
         return self
 
     def stop(self) -> None:
@@ -201,9 +223,8 @@ class LocalCloud:
         self.pids.clear()
         catalogue.destroy(self.state_dir, self.prefix)
         self._drop_backends()
-        state = self.state_dir / 'state.json'
-        if state.exists():
-            state.unlink()
+        for done in ('state.json', 'starting'):
+            (self.state_dir / done).unlink(missing_ok=True)
 
     def running(self) -> bool:
         """Tell whether every daemon is still alive."""
@@ -263,9 +284,11 @@ class LocalCloud:
 
     def _prepare(self) -> None:
         (self.state_dir / 'logs').mkdir(parents=True, exist_ok=True)
-        # Leftovers of a crashed run of this name.
         catalogue.destroy(self.state_dir, self.prefix)
-        self._drop_backends()
+        marker = self.state_dir / 'starting'
+        if marker.exists() or (self.state_dir / 'state.json').exists():
+            self._drop_backends()  # leftovers of a crashed run of this name
+        marker.touch()
         catalogue.create(self.state_dir, self.prefix)
         self.ports = {k: procs.free_port() for k in ('keystone', 'heat')}
         self.passwords = {
@@ -277,32 +300,71 @@ class LocalCloud:
                 *(u[0] for u in USERS),
             )
         }
-        _together(
-            lambda: procs.create_database(f'{self.prefix}_keystone'),
-            lambda: procs.create_database(f'{self.prefix}_heat'),
-            lambda: procs.create_vhost(self.prefix),
+
+    def _database(
+        self, service: str, lay: files.CloudLayout, deadline: float
+    ) -> None:
+        """The service's database, a copy of its migrated template."""
+        assert self.venv is not None
+        template = databases.ensure_template(
+            service,
+            self.venv,
+            lambda url: self._migrate(service, lay, url, deadline),
         )
+        databases.copy(f'{self.prefix}_{service}', template)
+
+    def _migrate(
+        self, service: str, lay: files.CloudLayout, url: str, deadline: float
+    ) -> None:
+        """Migrate the empty database at ``url`` (a template to be)."""
+        work = dataclasses.replace(
+            lay,
+            state_dir=self.state_dir / 'migrate',
+            keystone_db_url=url,
+            heat_db_url=url,
+        )
+        if service == 'keystone':
+            conf = files.write_keystone_conf(work)
+            argv = [lay.bin('python'), str(_KEYSTONE_SETUP), str(conf)]
+            self._run(
+                'keystone-manage',
+                [*argv, '--db-sync', '--no-bootstrap'],
+                deadline,
+            )
+        else:
+            conf = files.write_heat_conf(work)
+            argv = [lay.bin('heat-manage'), '--config-file', str(conf)]
+            self._run('heat-manage', [*argv, 'db_sync'], deadline)
 
     def _run(self, what: str, argv: list[str], deadline: float) -> None:
+        self._finish(self._launch(what, argv), what, deadline)
+
+    def _launch(self, what: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        """Start a set-up command; :meth:`_finish` waits for it."""
         # The admin password goes by environment: not on a command line
         # (ps shows those), where one starting with "-" is an option.
         env = {**os.environ, 'OS_BOOTSTRAP_PASSWORD': self.passwords[ADMIN]}
-        log = self.state_dir / 'logs' / f'{what}.log'
-        with open(log, 'ab') as out:
-            try:
-                rc = subprocess.run(  # nosec B603 - fixed argv
-                    argv,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL,
-                    env=env,
-                    timeout=max(1.0, deadline - time.monotonic()),
-                    check=False,
-                ).returncode
-            except subprocess.TimeoutExpired as e:
-                raise CloudError(f'{what} timed out; see {log}') from e
+        with open(self.state_dir / 'logs' / f'{what}.log', 'ab') as out:
+            return subprocess.Popen(  # nosec B603 - fixed argv
+                argv,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+
+    def _finish(
+        self, proc: subprocess.Popen[bytes], what: str, deadline: float
+    ) -> None:
+        logs = self.state_dir / 'logs' / f'{what}.log'
+        try:
+            rc = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired as e:
+            proc.kill()
+            proc.wait()
+            raise CloudError(f'{what} timed out; see {logs}') from e
         if rc:
-            raise CloudError(f'{" ".join(argv[:4])} failed ({rc}); see {log}')
+            raise CloudError(f'{what} failed ({rc}); see {logs}')
 
     def _spawn(
         self, daemon: str, argv: list[str], env: dict[str, str] | None = None
@@ -312,83 +374,37 @@ class LocalCloud:
             argv, log, env=env, die_with_parent=self.die_with_parent
         )
 
-    def _keystone_manage(
-        self, lay: files.CloudLayout, deadline: float, *args: str
-    ) -> None:
-        self._run(
-            'keystone-manage',
-            [
-                lay.bin('keystone-manage'),
-                '--config-file',
-                str(lay.keystone_conf),
-                *args,
-            ],
-            deadline,
-        )
-
-    def _set_up_keystone(
-        self, lay: files.CloudLayout, deadline: float
-    ) -> None:
-        files.write_keystone_conf(lay)
-        manage = self._keystone_manage
-        manage(lay, deadline, 'db_sync')
-        owner = ('--keystone-user', 'root', '--keystone-group', 'root')
+    def _keystone_setup(self, lay: files.CloudLayout) -> list[str]:
+        """Keys and bootstrap (admin, catalog) in one keystone process."""
         url = f'{lay.keystone_url}/v3/'
-        # One after another: run at once, bootstrap failed now and then
-        # (exit 1, nothing in its log) beside fernet_setup/credential_setup.
-        manage(lay, deadline, 'fernet_setup', *owner)
-        manage(lay, deadline, 'credential_setup', *owner)
-        manage(
-            lay,
-            deadline,
-            'bootstrap',
-            '--bootstrap-admin-url',
-            url,
-            '--bootstrap-public-url',
-            url,
-            '--bootstrap-internal-url',
-            url,
-            '--bootstrap-region-id',
-            files.REGION,
-        )
+        argv = [
+            lay.bin('python'),
+            str(_KEYSTONE_SETUP),
+            str(lay.keystone_conf),
+        ]
+        for interface in ('admin', 'public', 'internal'):
+            argv += [f'--bootstrap-{interface}-url', url]
+        return [*argv, '--bootstrap-region-id', files.REGION]
 
-    def _set_up_heat(self, lay: files.CloudLayout, deadline: float) -> None:
-        files.write_heat_conf(lay)
-        self._run(
-            'heat-manage',
-            [
-                lay.bin('heat-manage'),
-                '--config-file',
-                str(lay.heat_conf),
-                'db_sync',
-            ],
-            deadline,
-        )
-
-    def _spawn_daemons(self, lay: files.CloudLayout) -> None:
+    def _spawn_keystone(self, lay: files.CloudLayout) -> None:
         python, host = lay.bin('python'), str(_WSGI_HOST)
-        self._spawn(
-            'keystone',
-            [
-                python,
-                host,
-                'keystone',
-                str(lay.keystone_port),
-                str(lay.keystone_conf),
-            ],
-        )
+        port, conf = str(lay.keystone_port), str(lay.keystone_conf)
+        self._spawn('keystone', [python, host, 'keystone', port, conf])
+
+    def _spawn_heat(self, lay: files.CloudLayout) -> None:
         self._spawn(
             'heat-engine',
             [lay.bin('heat-engine'), '--config-file', str(lay.heat_conf)],
             # The resource plugin finds the catalogue and VMs here.
             env={**os.environ, 'VNFM_LOCALCLOUD_STATE': str(self.state_dir)},
         )
-        self._spawn(
-            'heat-api',
-            [python, host, 'heat', str(lay.heat_port), str(lay.heat_conf)],
-        )
+        python, host = lay.bin('python'), str(_WSGI_HOST)
+        port, conf = str(lay.heat_port), str(lay.heat_conf)
+        self._spawn('heat-api', [python, host, 'heat', port, conf])
 
     def _create_accounts(self, lay: files.CloudLayout) -> None:
+        # One after another: Keystone's in-process cache answered 403 to
+        # the admin now and then when grants ran beside other requests.
         admin = identity.Admin(lay.keystone_url, self.account(ADMIN))
         admin.set_up_heat(
             self.passwords['heat'],

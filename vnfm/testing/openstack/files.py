@@ -136,6 +136,9 @@ def write_heat_conf(lay: CloudLayout) -> Path:
                 'api_paste_config': lay.venv / 'etc' / 'heat' / 'api-paste.ini'
             },
             'oslo_messaging_notifications': {'driver': 'noop'},
+            # heat-engine may start before its vhost exists: retry each
+            # second, not with a growing pause.
+            'oslo_messaging_rabbit': {'rabbit_retry_backoff': 0},
             'oslo_concurrency': {'lock_path': base / 'lock'},
             'cache': {'enabled': 'true', 'backend': 'dogpile.cache.memory'},
         },

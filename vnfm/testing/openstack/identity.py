@@ -49,6 +49,17 @@ def session(auth_url: str, account: Account) -> ks_session.Session:
     return ks_session.Session(auth=auth, timeout=_TIMEOUT)
 
 
+#: The credentials a client or a VIM config names the user by.
+CLIENT_KEYS = (
+    'auth_url',
+    'username',
+    'password',
+    'project_name',
+    'user_domain_name',
+    'project_domain_name',
+)
+
+
 class Admin:
     """Keystone's v3 API as the bootstrap admin."""
 
@@ -133,6 +144,17 @@ class Admin:
                 },
             )
         return service_id
+
+    def delete_services(self, service_type: str) -> None:
+        """Delete the services of ``service_type`` (Keystone deletes their
+        endpoints with them)."""
+        resp = self.sess.get(
+            f'{self.base}/services', params={'type': service_type}
+        )
+        for service in resp.json()['services']:
+            self.sess.delete(
+                f'{self.base}/services/{service["id"]}', raise_exc=True
+            )
 
     def set_up_heat(
         self, heat_password: str, domain_admin_password: str, heat_url: str

@@ -53,13 +53,22 @@ def check_in_test_range(cidr: str) -> ipaddress.IPv4Network:
 # --- networks ---------------------------------------------------------------
 
 
-def bridge_up(bridge: str, gateway_cidr: str) -> None:
+def bridge_up(bridge: str, gateway_cidr: str | None) -> None:
     """Create ``bridge`` with the host's address ``gateway_cidr`` on it."""
-    check_in_test_range(gateway_cidr)
     _ip_quiet('link', 'del', bridge)
     _ip('link', 'add', bridge, 'type', 'bridge')
-    _ip('addr', 'add', gateway_cidr, 'dev', bridge)
+    if gateway_cidr:
+        bridge_address(bridge, gateway_cidr, 'add')
     _ip('link', 'set', bridge, 'up')
+
+
+def bridge_address(bridge: str, cidr: str, verb: str) -> None:
+    """Add (``verb`` add) or delete (del) the host's address on ``bridge``."""
+    if verb == 'add':
+        check_in_test_range(cidr)
+        _ip('addr', 'add', cidr, 'dev', bridge)
+    else:
+        _ip_quiet('addr', 'del', cidr, 'dev', bridge)
 
 
 def bridge_down(bridge: str) -> None:
@@ -190,24 +199,69 @@ def _netns(vm_id: str) -> str:
     return f'lcvm-{vm_id[:12]}'
 
 
-def _plug(spec: dict[str, Any], ns: str) -> None:
+def _veth(spec_id: str, index: int) -> tuple[str, str]:
+    """(host end, VM end) of NIC ``index`` of VM ``spec_id``."""
+    return f'lh{spec_id[:8]}{index}', f'lv{spec_id[:8]}{index}'
+
+
+def plug(spec_id: str, index: int, nic: dict[str, Any]) -> None:
+    """Give the VM's namespace interface eth``index`` for ``nic`` (also
+    while it runs, as Nova's interface-attach)."""
+    check_in_test_range(nic['cidr'])
+    ns = _netns(spec_id)
+    host_end, vm_end = _veth(spec_id, index)
+    _ip_quiet('link', 'del', host_end)
+    _ip('link', 'add', host_end, 'type', 'veth', 'peer', 'name', vm_end)
+    _ip('link', 'set', host_end, 'master', nic['bridge'], 'up')
+    _ip('link', 'set', vm_end, 'netns', ns)
+    name = f'eth{index}'
+    _ip('-n', ns, 'link', 'set', vm_end, 'name', name)
+    if nic.get('mac'):
+        _ip('-n', ns, 'link', 'set', name, 'address', nic['mac'])
+    prefix = ipaddress.ip_network(nic['cidr']).prefixlen
+    _ip('-n', ns, 'addr', 'add', f'{nic["ip"]}/{prefix}', 'dev', name)
+    for extra in nic.get('floating_ips') or []:
+        add_floating(spec_id, index, extra, nic['bridge'])
+    _ip('-n', ns, 'link', 'set', name, 'up')
+    if nic.get('gateway'):
+        _ip('-n', ns, 'route', 'add', 'default', 'via', nic['gateway'])
+
+
+def unplug(spec_id: str, index: int) -> None:
+    """Remove interface eth``index`` from the VM (interface-detach)."""
+    _ip_quiet('link', 'del', _veth(spec_id, index)[0])
+
+
+def _vm_address(verb: str, spec_id: str, index: int, address: str) -> None:
+    """``ip addr add|del ADDRESS/32`` on the VM's eth``index``."""
+    run = _ip if verb == 'add' else _ip_quiet
+    ns, dev = _netns(spec_id), f'eth{index}'
+    run('-n', ns, 'addr', verb, f'{address}/32', 'dev', dev)
+
+
+def add_floating(spec_id: str, index: int, address: str, bridge: str) -> None:
+    """Make ``address`` reach the VM: a /32 on its eth``index`` and a host
+    route to it through that NIC's bridge (as a floating IP's NAT would)."""
+    check_in_test_range(f'{address}/32')
+    _vm_address('del', spec_id, index, address)
+    _vm_address('add', spec_id, index, address)
+    _ip('route', 'replace', f'{address}/32', 'dev', bridge)
+
+
+def remove_floating(
+    address: str, spec_id: str | None = None, index: int = 0
+) -> None:
+    """Undo :func:`add_floating` (the VM may be gone already)."""
+    _ip_quiet('route', 'del', f'{address}/32')
+    if spec_id:
+        _vm_address('del', spec_id, index, address)
+
+
+def _plug(spec: dict[str, Any]) -> None:
     """Give the namespace one interface per NIC of the spec."""
     for i, nic in enumerate(spec['nics']):
-        check_in_test_range(nic['cidr'])
-        host_end, vm_end = f'lh{spec["id"][:8]}{i}', f'lv{spec["id"][:8]}{i}'
-        _ip_quiet('link', 'del', host_end)
-        _ip('link', 'add', host_end, 'type', 'veth', 'peer', 'name', vm_end)
-        _ip('link', 'set', host_end, 'master', nic['bridge'], 'up')
-        _ip('link', 'set', vm_end, 'netns', ns)
-        name = f'eth{i}'
-        _ip('-n', ns, 'link', 'set', vm_end, 'name', name)
-        if nic.get('mac'):
-            _ip('-n', ns, 'link', 'set', name, 'address', nic['mac'])
-        prefix = ipaddress.ip_network(nic['cidr']).prefixlen
-        _ip('-n', ns, 'addr', 'add', f'{nic["ip"]}/{prefix}', 'dev', name)
-        _ip('-n', ns, 'link', 'set', name, 'up')
-        if i == 0 and nic.get('gateway'):
-            _ip('-n', ns, 'route', 'add', 'default', 'via', nic['gateway'])
+        if not nic.get('detached'):
+            plug(spec['id'], i, nic)
 
 
 def start(spec: dict[str, Any], vm_dir: Path) -> int:
@@ -217,7 +271,7 @@ def start(spec: dict[str, Any], vm_dir: Path) -> int:
     _ip_quiet('netns', 'del', ns)
     _ip('netns', 'add', ns)
     _ip('-n', ns, 'link', 'set', 'lo', 'up')
-    _plug(spec, ns)
+    _plug(spec)
     init = vm_dir / 'init.sh'
     init.write_text(_init_script(spec, vm_dir))
     (vm_dir / 'spec.json').write_text(json.dumps(spec))
@@ -292,7 +346,7 @@ def stop(vm_dir: Path, timeout: float = 10.0) -> None:
             _kill(int(pid_file.read_text()), timeout)
         _ip_quiet('netns', 'del', _netns(spec['id']))
         for i in range(len(spec['nics'])):
-            _ip_quiet('link', 'del', f'lh{spec["id"][:8]}{i}')
+            unplug(spec['id'], i)
     subprocess.run(['rm', '-rf', str(vm_dir)], check=False, timeout=60)
 
 
@@ -309,81 +363,6 @@ def _kill(pid: int, timeout: float) -> None:
             if not _alive(pid):
                 return
             time.sleep(0.05)
-
-
-def _first_process(vm_dir: Path) -> int:
-    """Host pid of the VM's PID 1 (the child of unshare)."""
-    pid = int((vm_dir / 'pid').read_text())
-    children = Path(f'/proc/{pid}/task/{pid}/children').read_text().split()
-    return int(children[0])
-
-
-def _in_vm(vm_dir: Path, *argv: str) -> None:
-    subprocess.run(
-        [
-            'nsenter',
-            '-t',
-            str(_first_process(vm_dir)),
-            '-m',
-            '-p',
-            '--',
-            *argv,
-        ],
-        check=True,
-        capture_output=True,
-        timeout=30,
-    )
-
-
-def volume_create(image: Path, size_gib: int) -> str:
-    """A sparse file of ``size_gib`` on a loop device; the device."""
-    image.parent.mkdir(parents=True, exist_ok=True)
-    with open(image, 'wb') as f:
-        f.truncate(size_gib * 1024**3)
-    return subprocess.run(
-        ['losetup', '-f', '--show', str(image)],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    ).stdout.strip()
-
-
-def volume_delete(image: Path, loop: str) -> None:
-    """Free the loop device and delete the file."""
-    subprocess.run(
-        ['losetup', '-d', loop], check=False, capture_output=True, timeout=30
-    )
-    image.unlink(missing_ok=True)
-
-
-def attach(vm_dir: Path, loop: str, used: list[str]) -> str:
-    """Show ``loop`` in the VM as the first free /dev/vdX; its path."""
-    device = next(
-        f'/dev/vd{c}'
-        for c in 'bcdefghijklmnopqrstuvwxyz'
-        if f'/dev/vd{c}' not in used
-    )
-    rdev = os.stat(loop).st_rdev
-    major, minor = os.major(rdev), os.minor(rdev)
-    _in_vm(
-        vm_dir,
-        'sh',
-        '-c',
-        f'mknod {device} b {major} {minor} && chmod 660 {device}',
-    )
-    return device
-
-
-def detach(vm_dir: Path, device: str) -> None:
-    """Unmount ``device`` in the VM (lazily) and remove it."""
-    if not (vm_dir / 'pid').exists():
-        return
-    script = (
-        f'awk \'$1=="{device}"{{print $2}}\' /proc/mounts'
-        ' | xargs -r -n1 umount -l; rm -f ' + device
-    )
-    _in_vm(vm_dir, 'sh', '-c', script)
 
 
 def host_keys(vm_dir: Path) -> list[str]:

@@ -1,214 +1,49 @@
-"""Heat resource plugin of the local cloud: OS::Nova::Server as a local VM.
+"""Heat resource plugin of the local cloud: OS::Nova::Server as a local VM,
+OS::Neutron::Port as an address on a local network.
 
 Loaded by heat-engine from ``plugin_dirs``; runs in the OpenStack
-virtualenv, not vnfm's. The resource keeps Heat's own class, and so its
-property schema and template validation; only what would ask Nova, Glance
-or Neutron is answered from the local catalogue (``catalogue.json`` in the
-cloud's state directory, named by ``VNFM_LOCALCLOUD_STATE``), and the server
-is a VM of ``vmhost`` (network namespace, sshd).
+virtualenv, not vnfm's. The resources keep Heat's own classes, and so their
+property schemas, update policies and template validation; only what would
+ask Nova, Glance or Neutron is answered locally (see localcloud_base), and
+the server is a VM of ``vmhost`` (network namespace, sshd).
+
+What Nova would do on an update is done to the VM: a new image
+(``image_update_policy`` REBUILD, Heat's default) boots a fresh VM with the
+same id, addresses and attached volumes; a new flavour (RESIZE) is recorded;
+REPLACE policies, a server marked unhealthy or one whose VM died make Heat
+replace the server, and ``prepare_for_replace`` hands its ports over to the
+replacement as Nova's interface-detach would.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import ipaddress
 import json
-import os
-import secrets
+import subprocess  # nosec B404 - nsenter chpasswd: fixed argv
 import uuid
-from pathlib import Path
 from typing import Any
 
-import yaml
 from heat.common import exception
-from heat.engine import constraints
-from heat.engine import resource
-from heat.engine.resources.openstack.cinder import volume as cinder_volume
+from heat.engine.plugins import localcloud_base as base
 from heat.engine.resources.openstack.neutron import port as neutron_port
 from heat.engine.resources.openstack.nova import server
 
-_HERE = Path(__file__).resolve()
-_spec = importlib.util.spec_from_file_location(
-    'vnfm_localcloud_vmhost', _HERE.parents[1] / 'vmhost.py'
-)
-assert _spec and _spec.loader
-vmhost = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(vmhost)
+vmhost = base.vmhost
+vmdisks = base.vmdisks
 
 
-def _state() -> Path:
-    return Path(os.environ['VNFM_LOCALCLOUD_STATE'])
-
-
-def catalogue() -> dict[str, Any]:
-    """Images, flavours, networks and keypairs of the local cloud."""
-    data = json.loads((_state() / 'catalogue.json').read_text())
-    keys = _state() / 'keypairs'
-    data['keypairs'] = (
-        {p.stem: p.read_text().strip() for p in keys.glob('*.pub')}
-        if keys.exists()
-        else {}
-    )
-    return data
-
-
-def _find(kind: str, value: str) -> dict[str, Any]:
-    """An image, flavour or network by name or id."""
-    for name, item in catalogue()[kind].items():
-        if value in (name, item.get('id')):
-            return {'name': name, **item}
-    entity = {'images': 'Image', 'flavors': 'Flavor', 'networks': 'Network'}[
-        kind
-    ]
-    raise exception.EntityNotFound(entity=entity, name=value)
-
-
-class _Catalogued(constraints.BaseCustomConstraint):
-    kind = ''
-
-    def validate_with_client(self, client: Any, value: str) -> None:
-        _find(self.kind, value)
-
-
-class ImageConstraint(_Catalogued):
-    kind = 'images'
-
-
-class FlavorConstraint(_Catalogued):
-    kind = 'flavors'
-
-
-class NetworkConstraint(_Catalogued):
-    kind = 'networks'
-
-
-def _subnet(network: dict[str, Any], value: str | None) -> dict[str, Any]:
-    """The subnet of ``network`` named or id'd ``value`` (first if None)."""
-    for sub in network['subnets']:
-        if value in (None, sub['id'], sub['name']):
-            return dict(sub)
-    raise exception.EntityNotFound(entity='Subnet', name=value)
-
-
-def _find_subnet(value: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(network, subnet) of a subnet name or id."""
-    for name, net in catalogue()['networks'].items():
-        for sub in net['subnets']:
-            if value in (sub['id'], sub['name']):
-                return {'name': name, **net}, dict(sub)
-    raise exception.EntityNotFound(entity='Subnet', name=value)
-
-
-def _port_file(port_id: str) -> Path:
-    return _state() / 'ports' / f'{port_id}.json'
-
-
-def load_port(value: str) -> dict[str, Any]:
-    """A port made by LocalPort, by id or name."""
-    path = _port_file(value)
-    if path.exists():
-        return dict(json.loads(path.read_text()))
-    for path in (_state() / 'ports').glob('*.json'):
-        port = json.loads(path.read_text())
-        if port['name'] == value:
-            return dict(port)
-    raise exception.EntityNotFound(entity='Port', name=value)
-
-
-def _save_port(port: dict[str, Any]) -> None:
-    path = _port_file(port['id'])
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps(port))
-
-
-def _mac() -> str:
-    return 'fa:16:3e:' + ':'.join(secrets.token_hex(1) for _ in range(3))
-
-
-class SubnetConstraint(constraints.BaseCustomConstraint):
-    def validate_with_client(self, client: Any, value: str) -> None:
-        _find_subnet(value)
-
-
-class PortConstraint(constraints.BaseCustomConstraint):
-    def validate_with_client(self, client: Any, value: str) -> None:
-        load_port(value)
-
-
-class KeypairConstraint(constraints.BaseCustomConstraint):
-    def validate_with_client(self, client: Any, value: str) -> None:
-        if value not in catalogue()['keypairs']:
-            raise exception.EntityNotFound(entity='Key', name=value)
-
-
-def _allocate(subnet: dict[str, Any], wanted: str | None) -> str:
-    """A free address of ``subnet`` (``wanted`` if given and free)."""
-    net = ipaddress.ip_network(subnet['cidr'])
-    pool = _state() / 'ipam'
-    pool.mkdir(exist_ok=True)
-    hosts = [ipaddress.ip_address(wanted)] if wanted else list(net.hosts())[9:]
-    for ip in hosts:
-        if ip not in net:
-            raise exception.Error(f'{ip} is not in {net}')
-        try:
-            fd = os.open(pool / str(ip), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            continue
-        os.close(fd)
-        return str(ip)
-    raise exception.Error(f'no free address for {wanted or net}')
-
-
-def _release(ip: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        (_state() / 'ipam' / ip).unlink()
-
-
-def _cloud_config(user_data: str | None) -> dict[str, Any]:
-    if not user_data or not user_data.lstrip().startswith('#cloud-config'):
-        return {}
-    data = yaml.safe_load(user_data)
-    return data if isinstance(data, dict) else {}
-
-
-class _Local:
-    """What every local resource answers without an OpenStack API."""
-
-    @classmethod
-    def is_service_available(cls, context: Any) -> tuple[bool, None]:
-        return True, None
-
-    def translation_rules(self, props: Any) -> list[Any]:
-        # Only the renames; names are resolved from the catalogue.
-        return [
-            r
-            for r in super().translation_rules(props)  # type: ignore[misc]
-            if r.rule == r.REPLACE
-        ]
-
-
-class _Immediate(_Local):
-    """A local resource done as soon as its handler returns."""
-
-    def check_create_complete(self, *args: Any) -> bool:
-        return True
-
-    def check_delete_complete(self, *args: Any) -> bool:
-        return True
-
-
-class LocalServer(_Local, server.Server):
+class LocalServer(base.Local, server.Server):
     """OS::Nova::Server backed by a local VM."""
 
     def validate(self) -> Any:
         # Heat's property and template checks; not Nova's microversions.
         return super(server.Server, self).validate()
 
-    def _vm_dir(self) -> Path:
-        return _state() / 'vms' / str(self.resource_id)
+    def _vm_dir(self) -> Any:
+        return base.vm_dir(str(self.resource_id))
 
-    def _users(self, image: dict[str, Any]) -> tuple[list[dict], bool]:
+    def _users(
+        self, image: dict[str, Any], props: Any
+    ) -> tuple[list[dict[str, Any]], bool]:
         """Users from the image profile, admin_pass, key_name and
         cloud-config; and whether password login is on."""
         default = {
@@ -219,15 +54,16 @@ class LocalServer(_Local, server.Server):
         }
         users = {default['name']: default}
         pwauth = bool(image.get('password'))
-        admin_pass = self.properties[self.ADMIN_PASS]
-        if admin_pass:
-            users['root'] = {'name': 'root', 'password': admin_pass}
+        if props[self.ADMIN_PASS]:
+            users['root'] = {
+                'name': 'root',
+                'password': props[self.ADMIN_PASS],
+            }
             pwauth = True
-        key_name = self.properties[self.KEY_NAME]
-        if key_name:
-            key = catalogue()['keypairs'][key_name]
+        if props[self.KEY_NAME]:
+            key = base.catalogue()['keypairs'][props[self.KEY_NAME]]
             default['ssh_authorized_keys'].append(key)
-        cc = _cloud_config(self.properties[self.USER_DATA])
+        cc = base.cloud_config(props[self.USER_DATA])
         for entry in cc.get('users') or []:
             if entry == 'default' or not isinstance(entry, dict):
                 continue
@@ -238,8 +74,7 @@ class LocalServer(_Local, server.Server):
             )
             if entry.get('plain_text_passwd'):
                 u['password'] = entry['plain_text_passwd']
-        chpasswd = cc.get('chpasswd') or {}
-        for entry in chpasswd.get('users') or []:
+        for entry in (cc.get('chpasswd') or {}).get('users') or []:
             u = users.setdefault(entry['name'], {'name': entry['name']})
             u['password'] = entry.get('password')
         if 'password' in cc:
@@ -248,45 +83,48 @@ class LocalServer(_Local, server.Server):
             pwauth = bool(cc['ssh_pwauth'])
         return list(users.values()), pwauth
 
+    def _nic(self, net: dict[str, Any], server_id: str) -> dict[str, Any]:
+        if net.get(self.NETWORK_PORT):
+            port = base.load_port(net[self.NETWORK_PORT])
+            port['device_id'] = server_id
+            port['device_owner'] = 'compute:nova'
+            base.save('ports', port)
+            found = base.find('networks', port['network_id'])
+            fixed = port['fixed_ips'][0]
+            ip, subnet = fixed['ip_address'], fixed['subnet_id']
+            subnet = base.subnet_of(found, subnet)
+            mac, port_id = port['mac_address'], port['id']
+        else:
+            found = base.find('networks', net[self.NETWORK_ID])
+            subnet = base.subnet_of(found, net.get(self.NETWORK_SUBNET))
+            ip = base.allocate(subnet, net.get(self.NETWORK_FIXED_IP))
+            mac, port_id = base.mac(), None
+        return {
+            'network': found['name'],
+            'network_id': found['id'],
+            'bridge': found['bridge'],
+            'cidr': subnet['cidr'],
+            'gateway': subnet.get('gateway_ip'),
+            'ip': ip,
+            'mac': mac,
+            'port_id': port_id,
+            'floating_ips': _floating_ips(port_id),
+        }
+
     def _nics(self, server_id: str) -> list[dict[str, Any]]:
-        nics = []
-        for i, net in enumerate(self.properties[self.NETWORKS] or []):
-            if net.get(self.NETWORK_PORT):
-                port = load_port(net[self.NETWORK_PORT])
-                port['device_id'] = server_id
-                _save_port(port)
-                found = _find('networks', port['network_id'])
-                ip = port['fixed_ips'][0]['ip_address']
-                subnet = _subnet(found, port['fixed_ips'][0]['subnet_id'])
-                mac, port_id = port['mac_address'], port['id']
-            else:
-                found = _find('networks', net[self.NETWORK_ID])
-                subnet = _subnet(found, net.get(self.NETWORK_SUBNET))
-                ip = _allocate(subnet, net.get(self.NETWORK_FIXED_IP))
-                mac, port_id = _mac(), None
-            nics.append(
-                {
-                    'network': found['name'],
-                    'network_id': found['id'],
-                    'bridge': found['bridge'],
-                    'cidr': subnet['cidr'],
-                    'gateway': subnet['gateway_ip'] if i == 0 else None,
-                    'ip': ip,
-                    'mac': mac,
-                    'port_id': port_id,
-                }
-            )
+        nics = [
+            self._nic(net, server_id)
+            for net in self.properties[self.NETWORKS] or []
+        ]
         if not nics:
             raise exception.Error('a local server needs a network')
+        for nic in nics[1:]:
+            nic['gateway'] = None  # one default route, on the first NIC
         return nics
 
-    def handle_create(self) -> str:
-        image = _find('images', self.properties[self.IMAGE])
-        flavor = _find('flavors', self.properties[self.FLAVOR])
-        users, pwauth = self._users(image)
-        vm_id = str(uuid.uuid4())
-        self.resource_id_set(vm_id)
-        nics = self._nics(vm_id)
+    def _spec(self, props: Any, vm_id: str, nics: list[Any]) -> dict:
+        image = base.find('images', props[self.IMAGE])
+        users, pwauth = self._users(image, props)
         spec = {
             'id': vm_id.replace('-', ''),
             'server_id': vm_id,
@@ -295,17 +133,28 @@ class LocalServer(_Local, server.Server):
             'users': users,
             'ssh_pwauth': pwauth,
             'image': image['name'],
-            'flavor': flavor['name'],
+            'flavor': base.find('flavors', props[self.FLAVOR])['name'],
+            # One host: every server group policy holds (or is soft).
+            'server_group': (props[self.SCHEDULER_HINTS] or {}).get('group'),
         }
-        self.data_set('nics', json.dumps(nics))
         if image.get('fail'):
             # An image whose VM cannot start, as a broken image would.
             spec['users'] = [{'name': 'root'}]
             spec['hostname'] = ''
-        vmhost.start(spec, self._vm_dir())
+        return spec
+
+    def handle_create(self) -> str:
+        vm_id = str(uuid.uuid4())
+        self.resource_id_set(vm_id)
+        nics = self._nics(vm_id)
+        self.data_set('nics', json.dumps(nics))
+        vmhost.start(self._spec(self.properties, vm_id, nics), self._vm_dir())
         return vm_id
 
     def check_create_complete(self, server_id: str) -> bool:
+        return self._active()
+
+    def _active(self) -> bool:
         state = vmhost.state(self._vm_dir())
         if state == 'ERROR':
             raise exception.ResourceInError(
@@ -313,52 +162,146 @@ class LocalServer(_Local, server.Server):
                 status_reason='the VM did not start: '
                 + vmhost.console_tail(self._vm_dir(), 5),
             )
-        return state == 'ACTIVE'
+        return bool(state == 'ACTIVE')
+
+    def _stored_nics(self) -> list[dict[str, Any]]:
+        return list(json.loads(self.data().get('nics', '[]')))
 
     def handle_delete(self) -> None:
         if self.resource_id is None:
             return
         vmhost.stop(self._vm_dir())
-        for nic in json.loads(self.data().get('nics', '[]')):
+        for nic in self._stored_nics():
             if not nic.get('port_id'):
-                _release(nic['ip'])
-                continue
-            try:
-                port = load_port(nic['port_id'])
-            except exception.EntityNotFound:
-                continue
-            port['device_id'] = ''
-            _save_port(port)
+                base.release(nic['ip'])
+            elif not nic.get('detached'):
+                _release_port(nic['port_id'], str(self.resource_id))
 
     def check_delete_complete(self, prg: Any) -> bool:
         return True
 
+    # -- replacement and update -------------------------------------------
+
+    def needs_replace_failed(self) -> bool:
+        if self.resource_id is None:
+            return True
+        if not (self._vm_dir() / 'spec.json').exists():
+            return True
+        return bool(vmhost.state(self._vm_dir()) == 'ERROR')
+
+    def prepare_for_replace(self) -> None:
+        """Detach the ports (separate resources) for the replacement."""
+        if self.resource_id is None:
+            return
+        nics = self._stored_nics()
+        spec_id = str(self.resource_id).replace('-', '')
+        for i, nic in enumerate(nics):
+            if nic.get('port_id') and not nic.get('detached'):
+                vmhost.unplug(spec_id, i)
+                _release_port(nic['port_id'], str(self.resource_id))
+                nic['detached'] = True
+        self.data_set('nics', json.dumps(nics))
+
+    def restore_prev_rsrc(self, convergence: bool = False) -> None:
+        """After a rollback: take back the ports no server holds now."""
+        if self.resource_id is None:
+            return
+        nics = self._stored_nics()
+        spec_id = str(self.resource_id).replace('-', '')
+        for i, nic in enumerate(nics):
+            if not nic.get('detached'):
+                continue
+            port = base.load_port(nic['port_id'])
+            if port['device_id']:
+                continue  # the replacement still holds it
+            port['device_id'] = str(self.resource_id)
+            base.save('ports', port)
+            nic['detached'] = False
+            vmhost.plug(spec_id, i, nic)
+        self.data_set('nics', json.dumps(nics))
+
+    def handle_update(
+        self, json_snippet: Any, tmpl_diff: Any, prop_diff: dict[str, Any]
+    ) -> list[str]:
+        after = json_snippet.properties(self.properties_schema, self.context)
+        if self.NETWORKS in prop_diff:
+            raise exception.Error(
+                'the local cloud does not attach or detach interfaces of a '
+                'running server; replace the server instead'
+            )
+        rebuild = self.IMAGE in prop_diff or (
+            self.USER_DATA in prop_diff
+            and after[self.USER_DATA_UPDATE_POLICY] == 'REBUILD'
+        )
+        if rebuild:
+            self._rebuild(after)
+            return ['rebuild']
+        if self.ADMIN_PASS in prop_diff and after[self.ADMIN_PASS]:
+            _chpasswd(self._vm_dir(), 'root', after[self.ADMIN_PASS])
+        # A new flavour (RESIZE), name, metadata, tags: what show reports
+        # comes from the properties, which Heat stores after this.
+        return []
+
+    def _rebuild(self, after: Any) -> None:
+        """A fresh VM of the new image: same id, addresses, volumes."""
+        old = json.loads((self._vm_dir() / 'spec.json').read_text())
+        spec = self._spec(after, str(self.resource_id), old['nics'])
+        vmhost.stop(self._vm_dir())
+        vmhost.start(spec, self._vm_dir())
+
+    def check_update_complete(self, steps: list[str]) -> bool:
+        if 'rebuild' not in steps:
+            return True
+        if not self._active():
+            return False
+        _reattach_volumes(str(self.resource_id))
+        return True
+
+    # -- what show and get_attr answer --------------------------------------
+
     def _addresses(self) -> dict[str, list[dict[str, Any]]]:
         out: dict[str, list[dict[str, Any]]] = {}
-        for nic in json.loads(self.data().get('nics', '[]')):
-            out.setdefault(nic['network'], []).append(
-                {
-                    'version': 4,
-                    'addr': nic['ip'],
-                    'OS-EXT-IPS:type': 'fixed',
-                    'OS-EXT-IPS-MAC:mac_addr': nic['mac'],
-                }
-            )
+        for nic in self._stored_nics():
+            if nic.get('detached'):
+                continue
+            entries = out.setdefault(nic['network'], [])
+            for addr, kind in [(nic['ip'], 'fixed')] + [
+                (f, 'floating') for f in _floating_ips(nic.get('port_id'))
+            ]:
+                entries.append(
+                    {
+                        'version': 4,
+                        'addr': addr,
+                        'OS-EXT-IPS:type': kind,
+                        'OS-EXT-IPS-MAC:mac_addr': nic['mac'],
+                    }
+                )
         return out
 
     def _show_resource(self) -> dict[str, Any]:
-        state = vmhost.state(self._vm_dir()) if self.resource_id else 'BUILD'
+        state = 'BUILD'
+        if self.resource_id and (self._vm_dir() / 'spec.json').exists():
+            state = vmhost.state(self._vm_dir())
+        flavor = base.find('flavors', self.properties[self.FLAVOR])
         return {
             'id': self.resource_id,
             'name': self._server_name(),
             'status': state,
             'addresses': self._addresses(),
             'image': {
-                'id': _find('images', self.properties[self.IMAGE])['id']
+                'id': base.find('images', self.properties[self.IMAGE])['id']
             },
-            'flavor': {'original_name': self.properties[self.FLAVOR]},
+            'flavor': {
+                'original_name': flavor['name'],
+                'vcpus': flavor['vcpus'],
+                'ram': flavor['ram'],
+                'disk': flavor['disk'],
+            },
             'key_name': self.properties[self.KEY_NAME],
             'metadata': self.properties[self.METADATA] or {},
+            'os-extended-volumes:volumes_attached': [
+                {'id': v['id']} for v in _volumes_of(str(self.resource_id))
+            ],
             'host_keys': vmhost.host_keys(self._vm_dir()),
         }
 
@@ -386,23 +329,76 @@ class LocalServer(_Local, server.Server):
         return super()._resolve_attribute(name)
 
 
-class LocalPort(_Immediate, neutron_port.Port):
-    """OS::Neutron::Port: an address and a MAC on a catalogue network."""
+def _release_port(port_id: str, server_id: str) -> None:
+    """Mark the port free, if ``server_id`` still holds it."""
+    try:
+        port = base.load_port(port_id)
+    except exception.EntityNotFound:
+        return
+    if port['device_id'] == server_id:
+        port['device_id'] = port['device_owner'] = ''
+        base.save('ports', port)
+
+
+def _floating_ips(port_id: str | None) -> list[str]:
+    """Floating addresses associated with ``port_id``."""
+    if not port_id:
+        return []
+    return [
+        f['floating_ip_address']
+        for f in base.records('floatingips')
+        if f.get('port_id') == port_id
+    ]
+
+
+def _volumes_of(server_id: str) -> list[dict[str, Any]]:
+    return [
+        v
+        for v in base.records('volumes')
+        if any(a['server_id'] == server_id for a in v['attachments'])
+    ]
+
+
+def _reattach_volumes(server_id: str) -> None:
+    """Make the volume devices again in a rebuilt VM, with their names."""
+    for vol in _volumes_of(server_id):
+        for att in vol['attachments']:
+            if att['server_id'] == server_id:
+                vmdisks.attach(
+                    base.vm_dir(server_id), vol['loop'], [], att['device']
+                )
+
+
+def _chpasswd(vm_dir: Any, user: str, password: str) -> None:
+    """Change ``user``'s password in the running VM."""
+    pid = vmdisks.first_process(vm_dir)
+    subprocess.run(  # noqa: S603 - fixed argv
+        ['nsenter', '-t', str(pid), '-m', '-p', '--', 'chpasswd'],
+        input=f'{user}:{password}\n',
+        text=True,
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+
+
+class LocalPort(base.Immediate, neutron_port.Port):
+    """OS::Neutron::Port: an address and a MAC on a local network."""
 
     def handle_create(self) -> None:
-        network = _find('networks', self.properties[self.NETWORK])
+        network = base.find('networks', self.properties[self.NETWORK])
         fixed_ips = []
         for wanted in self.properties[self.FIXED_IPS] or [{}]:
             sub = wanted.get(self.FIXED_IP_SUBNET)
-            subnet = _subnet(network, sub)
-            ip = _allocate(subnet, wanted.get(self.FIXED_IP_IP_ADDRESS))
+            subnet = base.subnet_of(network, sub)
+            ip = base.allocate(subnet, wanted.get(self.FIXED_IP_IP_ADDRESS))
             fixed_ips.append({'subnet_id': subnet['id'], 'ip_address': ip})
         port = {
             'id': str(uuid.uuid4()),
             'name': self.properties[self.NAME]
             or self.physical_resource_name(),
             'network_id': network['id'],
-            'mac_address': self.properties[self.MAC_ADDRESS] or _mac(),
+            'mac_address': self.properties[self.MAC_ADDRESS] or base.mac(),
             'fixed_ips': fixed_ips,
             'admin_state_up': True,
             'device_id': '',
@@ -412,21 +408,32 @@ class LocalPort(_Immediate, neutron_port.Port):
             'project_id': self.context.project_id,
         }
         self.resource_id_set(port['id'])
-        _save_port(port)
+        base.save('ports', port)
 
     def handle_delete(self) -> None:
         if self.resource_id is None:
             return
         try:
-            port = load_port(self.resource_id)
+            port = base.load_port(self.resource_id)
         except exception.EntityNotFound:
             return
         for fixed in port['fixed_ips']:
-            _release(fixed['ip_address'])
-        _port_file(self.resource_id).unlink()
+            base.release(fixed['ip_address'])
+        base.forget('ports', self.resource_id)
+
+    def prepare_for_replace(self) -> None:
+        # Neutron keeps a port's addresses until it is deleted: nothing to do.
+        return
+
+    def restore_prev_rsrc(self, convergence: bool = False) -> None:
+        return
+
+    def handle_update(self, *args: Any) -> None:
+        # Name, admin state, security groups...: nothing a VM would notice.
+        return
 
     def _show_resource(self) -> dict[str, Any]:
-        port = load_port(self.resource_id)
+        port = base.load_port(self.resource_id)
         port['status'] = 'ACTIVE' if port['device_id'] else 'DOWN'
         return port
 
@@ -434,11 +441,11 @@ class LocalPort(_Immediate, neutron_port.Port):
         if self.resource_id is None:
             return None
         port = self._show_resource()
-        network = _find('networks', port['network_id'])
+        network = base.find('networks', port['network_id'])
         if name == self.SUBNETS_ATTR:
             return [
                 {
-                    **_subnet(network, f['subnet_id']),
+                    **base.subnet_of(network, f['subnet_id']),
                     'network_id': network['id'],
                     'ip_version': 4,
                 }
@@ -454,158 +461,9 @@ class LocalPort(_Immediate, neutron_port.Port):
         return port.get(name)
 
 
-def _volume_file(volume_id: str) -> Path:
-    return _state() / 'volumes' / f'{volume_id}.json'
-
-
-def load_volume(volume_id: str) -> dict[str, Any]:
-    """A volume made by LocalVolume."""
-    path = _volume_file(volume_id)
-    if not path.exists():
-        raise exception.EntityNotFound(entity='Volume', name=volume_id)
-    return dict(json.loads(path.read_text()))
-
-
-def _save_volume(vol: dict[str, Any]) -> None:
-    vol['status'] = 'in-use' if vol['attachments'] else 'available'
-    _volume_file(vol['id']).write_text(json.dumps(vol))
-
-
-class LocalVolume(_Immediate, cinder_volume.CinderVolume):
-    """OS::Cinder::Volume: a sparse file on a loop device."""
-
-    def validate(self) -> Any:
-        return resource.Resource.validate(self)
-
-    def handle_create(self) -> str:
-        vol_id = str(uuid.uuid4())
-        image = _state() / 'volumes' / f'{vol_id}.img'
-        loop = vmhost.volume_create(image, self.properties[self.SIZE] or 1)
-        self.resource_id_set(vol_id)
-        _save_volume(
-            {
-                'id': vol_id,
-                'name': self.properties[self.NAME]
-                or self.physical_resource_name(),
-                'size': self.properties[self.SIZE] or 1,
-                'loop': loop,
-                'image': str(image),
-                'attachments': [],
-                'bootable': 'false',
-                'multiattach': False,
-                'encrypted': False,
-                'volume_type': '__DEFAULT__',
-            }
-        )
-        return vol_id
-
-    def handle_delete(self) -> None:
-        if self.resource_id is None:
-            return
-        try:
-            vol = load_volume(self.resource_id)
-        except exception.EntityNotFound:
-            return
-        vmhost.volume_delete(Path(vol['image']), vol['loop'])
-        _volume_file(self.resource_id).unlink()
-
-    def _show_resource(self) -> dict[str, Any]:
-        vol = load_volume(self.resource_id)
-        return {k: v for k, v in vol.items() if k not in ('loop', 'image')}
-
-    def _resolve_attribute(self, name: str) -> Any:
-        if self.resource_id is None:
-            return None
-        vol = self._show_resource()
-        if name == self.ATTACHMENTS:
-            return json.dumps(vol['attachments'])
-        if name == self.ATTACHMENTS_LIST:
-            return vol['attachments']
-        if name == 'display_name':
-            return vol['name']
-        return vol.get(name)
-
-
-class LocalVolumeAttachment(_Immediate, cinder_volume.CinderVolumeAttachment):
-    """OS::Cinder::VolumeAttachment: the loop device as /dev/vdX."""
-
-    def _vm_dir(self) -> Path:
-        return _state() / 'vms' / self.properties[self.INSTANCE_ID]
-
-    def handle_create(self) -> None:
-        vol = load_volume(self.properties[self.VOLUME_ID])
-        server_id = self.properties[self.INSTANCE_ID]
-        used = [a['device'] for a in vol['attachments']]
-        others = _state() / 'vms' / server_id / 'devices'
-        used += others.read_text().split() if others.exists() else []
-        device = vmhost.attach(self._vm_dir(), vol['loop'], used)
-        others.write_text(' '.join([*used, device]))
-        attachment_id = str(uuid.uuid4())
-        vol['attachments'].append(
-            {
-                'id': vol['id'],
-                'attachment_id': attachment_id,
-                'volume_id': vol['id'],
-                'server_id': server_id,
-                'device': device,
-            }
-        )
-        _save_volume(vol)
-        self.resource_id_set(attachment_id)
-
-    def handle_delete(self) -> None:
-        if self.resource_id is None:
-            return
-        try:
-            vol = load_volume(self.properties[self.VOLUME_ID])
-        except exception.EntityNotFound:
-            return
-        for att in [
-            a
-            for a in vol['attachments']
-            if a['attachment_id'] == self.resource_id
-        ]:
-            vmhost.detach(self._vm_dir(), att['device'])
-            devices = self._vm_dir() / 'devices'
-            if devices.exists():
-                left = devices.read_text().split()
-                devices.write_text(
-                    ' '.join(d for d in left if d != att['device'])
-                )
-            vol['attachments'].remove(att)
-        _save_volume(vol)
-
-
-class VolumeConstraint(constraints.BaseCustomConstraint):
-    def validate_with_client(self, client: Any, value: str) -> None:
-        load_volume(value)
-
-
-class ServerConstraint(constraints.BaseCustomConstraint):
-    def validate_with_client(self, client: Any, value: str) -> None:
-        if not (_state() / 'vms' / value / 'spec.json').exists():
-            raise exception.EntityNotFound(entity='Server', name=value)
-
-
 def resource_mapping() -> dict[str, type]:
     """What heat-engine registers over its own classes."""
     return {
         'OS::Nova::Server': LocalServer,
         'OS::Neutron::Port': LocalPort,
-        'OS::Cinder::Volume': LocalVolume,
-        'OS::Cinder::VolumeAttachment': LocalVolumeAttachment,
-    }
-
-
-def constraint_mapping() -> dict[str, type]:
-    """Constraints answered by the local catalogue instead of the APIs."""
-    return {
-        'glance.image': ImageConstraint,
-        'nova.flavor': FlavorConstraint,
-        'neutron.network': NetworkConstraint,
-        'nova.keypair': KeypairConstraint,
-        'neutron.subnet': SubnetConstraint,
-        'neutron.port': PortConstraint,
-        'cinder.volume': VolumeConstraint,
-        'nova.server': ServerConstraint,
     }
