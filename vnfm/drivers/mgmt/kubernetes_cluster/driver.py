@@ -1,0 +1,307 @@
+"""The ``kubernetes_cluster`` MgmtDriver (seed 002): Kubernetes on the
+VNF's VMs over SSH, the cluster registered as a Kubernetes VIM.
+
+Named by a VNFD hook artifact ``type: vnfm.artifacts.BuiltinMgmtDriver``,
+``file: kubernetes_cluster``. Parameters: ``additionalParams.
+k8s_cluster_installation_param`` of the instantiate request (later
+operations use those of the instantiation unless their own request gives
+them).
+
+- ``instantiate_end``: install (``install``), then register the cluster
+  as a VIM (an id derived from the instance's, so a retry registers it
+  once) and record it in the instance's vimConnectionInfo under
+  ``kubernetes_cluster``, marked as a VIM the instance provides.
+- ``terminate_start``: refused while other instances use that VIM;
+  ``terminate_end``: the VIM and its vimConnectionInfo entry deleted.
+- ``scale_start``: a scale in of the masters refused.
+- ``scale_end``: new VMs joined (scale out); the Nodes of VMs that are gone
+  deleted and their pins dropped (scale in). Its rollback deletes the
+  Nodes of the VMs a failed scale out had added.
+- ``heal_start``/``heal_end`` of workers: Node drained and deleted, then
+  the new VM (new host key pinned) joined. A whole-instance heal re-runs
+  the installation and updates the VIM. Heal of a master VNFC is refused.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from vnfm.clients import kubernetes as k8s
+from vnfm.clients import outbound
+from vnfm.common import exceptions
+from vnfm.drivers.mgmt import base
+from vnfm.drivers.mgmt.kubernetes_cluster import drain
+from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
+from vnfm.drivers.mgmt.kubernetes_cluster import install
+from vnfm.drivers.mgmt.kubernetes_cluster import nodes
+from vnfm.drivers.mgmt.kubernetes_cluster import sessions
+from vnfm.drivers.mgmt.kubernetes_cluster import vim
+from vnfm.objects import k8s_cluster
+
+_VIM_NAMESPACE = uuid.UUID('6f1d3c2e-4b1a-5e7f-9c0d-2a8b7e6f5d41')
+Work = Callable[[install.Installer], Any]
+
+
+def vim_id_of(vnf_instance_id: str) -> str:
+    """The id of the VIM an instance's cluster is registered as."""
+    return str(uuid.uuid5(_VIM_NAMESPACE, vnf_instance_id))
+
+
+def cluster_params(ctx: base.HookContext) -> k8s_cluster.ClusterParams:
+    """The parameters of the request, else of the instantiation;
+    OperationFailed naming the parameter when they are wrong."""
+    given = ctx.request.get('additionalParams') or {}
+    if k8s_cluster.PARAM not in given and ctx.operation != 'INSTANTIATE':
+        given = ctx.instantiated_with().get('additionalParams') or {}
+    return k8s_cluster.parse(given, exceptions.OperationFailed)
+
+
+class KubernetesClusterDriver(base.MgmtDriver):
+    """Builds, registers, scales, heals and unregisters the cluster."""
+
+    name = k8s_cluster.DRIVER
+
+    def __init__(
+        self,
+        port: int = 22,
+        policy: outbound.Policy | None = None,
+        kube_client: Callable[[dict], k8s.KubeClient] = k8s.KubeClient,
+    ) -> None:
+        self.port = port
+        self.policy = policy
+        self.kube_client = kube_client
+
+    # -- helpers -------------------------------------------------------------
+
+    def _install(
+        self,
+        ctx: base.HookContext,
+        params: k8s_cluster.ClusterParams,
+        pins: hostkeys.Pins,
+        work: Work,
+    ) -> Any:
+        """Run ``work`` with an Installer over this hook's sessions."""
+        script = install.read_script(ctx.package, params)
+        vms = sessions.Sessions(
+            params,
+            pins,
+            ctx.work,
+            ctx.save_work,
+            self.policy or outbound.configured(),
+            sessions.timeouts_within(ctx.remaining()),
+            port=self.port,
+        )
+        with vms:
+            installer = install.Installer(
+                params, vms, script, ctx.work, ctx.save_work, ctx.remaining
+            )
+            try:
+                return work(installer)
+            finally:
+                installer.close()
+
+    def _kube(self, ctx: base.HookContext) -> k8s.KubeClient:
+        entry = ctx.vim_connection_info.get(vim.CONNECTION_KEY)
+        if entry is None:
+            raise exceptions.OperationFailed(
+                f'{ctx.hook}: the instance has no vimConnectionInfo '
+                f'{vim.CONNECTION_KEY} (its cluster was never registered).'
+            )
+        return self.kube_client(entry)
+
+    @staticmethod
+    def _registered(
+        ctx: base.HookContext,
+        params: k8s_cluster.ClusterParams,
+        access: vim.ClusterAccess,
+        pins: hostkeys.Pins,
+    ) -> base.HookResult:
+        instance_id = ctx.vnf_instance['id']
+        vim_id = vim_id_of(instance_id)
+        body = vim.registration(
+            access, params.vim_name_for(instance_id), instance_id
+        )
+        changes = pins.changes()
+        changes['vimConnectionInfo'] = {
+            vim.CONNECTION_KEY: vim.connection_info(access, vim_id)
+        }
+        changes['vims'] = {'register': [dict(body, id=vim_id)]}
+        return base.HookResult(changes)
+
+    # -- instantiate / terminate ---------------------------------------------
+
+    def instantiate_end(self, ctx: base.HookContext) -> base.HookResult:
+        """Install Kubernetes on the VMs and register the cluster."""
+        params = cluster_params(ctx)
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        cluster = nodes.find(info, params)
+        endpoint = nodes.cluster_address(info, params)
+        pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
+        access = self._install(
+            ctx, params, pins, lambda i: i.install(cluster, endpoint)
+        )
+        return self._registered(ctx, params, access, pins)
+
+    def terminate_start(self, ctx: base.HookContext) -> base.HookResult:
+        """Refuse while other VNF instances use the cluster's VIM."""
+        vim_id = vim_id_of(ctx.vnf_instance['id'])
+        users = ctx.instances_using(vim_id)
+        if users:
+            named = ', '.join(
+                f'{u["id"]} ({u.get("vnfInstanceName") or "no name"})'
+                for u in users
+            )
+            raise exceptions.OperationFailed(
+                f'terminate_start: VNF instances {named} still use VIM '
+                f'{vim_id} of this cluster; terminate them first, then '
+                'retry this operation.'
+            )
+        return base.HookResult()
+
+    def terminate_end(self, ctx: base.HookContext) -> base.HookResult:
+        """Unregister the cluster's VIM and forget its VMs' host keys."""
+        return base.HookResult(
+            {
+                'vims': {'delete': [vim_id_of(ctx.vnf_instance['id'])]},
+                'vimConnectionInfo': {vim.CONNECTION_KEY: None},
+                'metadata': {hostkeys.METADATA_KEY: None},
+            }
+        )
+
+    # -- scale -------------------------------------------------------------
+
+    def scale_start(self, ctx: base.HookContext) -> base.HookResult:
+        """Refuse a scale in of the masters (their etcd members would be
+        lost with the VMs); nothing to do before other scalings."""
+        params = cluster_params(ctx)
+        aspect = ctx.request.get('aspectId')
+        if ctx.request.get('type') == 'SCALE_IN' and aspect == (
+            params.master.aspect_id
+        ):
+            raise exceptions.OperationFailed(
+                f'scale_start: aspect {aspect} scales the masters '
+                f'(master_node/aspect_id); the {k8s_cluster.DRIVER} '
+                'MgmtDriver does not remove masters (their etcd members '
+                'would be lost). Scale in the workers only.'
+            )
+        return base.HookResult()
+
+    def scale_end(self, ctx: base.HookContext) -> base.HookResult:
+        """Join the VMs a scale out added; after a scale in, delete the
+        Nodes no VM of the instance backs and drop the removed VMs' pins."""
+        params = cluster_params(ctx)
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        cluster = nodes.find(info, params)
+        pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
+        gone = _forget_gone(pins, cluster)
+        if gone:
+            with self._kube(ctx) as kube:
+                drain.delete_stale_nodes(
+                    kube, {n.node_address for n in cluster}
+                )
+        new = [n for n in cluster if not pins.known_keys(n.resource_id)]
+        if new:
+            self._join(ctx, params, pins, cluster, new)
+        return base.HookResult(pins.changes())
+
+    def rollback_scale_end(self, ctx: base.HookContext) -> base.HookResult:
+        """After the VMs of a failed scale out were removed: delete the
+        Nodes they had joined as (no VM of the instance backs them)."""
+        params = cluster_params(ctx)
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        cluster = nodes.find(info, params)
+        with self._kube(ctx) as kube:
+            drain.delete_stale_nodes(kube, {n.node_address for n in cluster})
+        return base.HookResult()
+
+    def _join(
+        self,
+        ctx: base.HookContext,
+        params: k8s_cluster.ClusterParams,
+        pins: hostkeys.Pins,
+        cluster: list[nodes.VmNode],
+        joining: list[nodes.VmNode],
+    ) -> None:
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        endpoint = nodes.cluster_address(info, params)
+        master = next(n for n in cluster if n.role == nodes.MASTER)
+
+        def join(installer: install.Installer) -> None:
+            for node in joining:
+                installer.run(node, 'prepare', endpoint)
+            installer.join(master, joining, endpoint)
+
+        self._install(ctx, params, pins, join)
+
+    # -- heal ----------------------------------------------------------------
+
+    def heal_start(self, ctx: base.HookContext) -> base.HookResult:
+        """Drain and delete the Nodes of the worker VMs to heal."""
+        params = cluster_params(ctx)
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        healed = _healed(ctx, nodes.find(info, params))
+        masters = [n.vnfc_id for n in healed if n.role == nodes.MASTER]
+        if masters:
+            raise exceptions.OperationFailed(
+                f'heal_start: VNFC {", ".join(masters)} is a master; the '
+                f'{k8s_cluster.DRIVER} MgmtDriver heals workers, or the '
+                'whole instance (a heal request naming no VNFC).'
+            )
+        if not healed:
+            return base.HookResult()
+        with self._kube(ctx) as kube:
+            for node in healed:
+                drain.remove_node(
+                    kube, node.node_address, ctx.deadline, ctx.show_waiting
+                )
+        ctx.show_waiting(None)
+        return base.HookResult()
+
+    def heal_end(self, ctx: base.HookContext) -> base.HookResult:
+        """Join the healed workers (their new host keys pinned); after a
+        whole-instance heal, reinstall and update the VIM."""
+        params = cluster_params(ctx)
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        cluster = nodes.find(info, params)
+        pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
+        _forget_gone(pins, cluster)
+        healed = _healed(ctx, cluster) if _named_vnfcs(ctx) else cluster
+        for node in healed:
+            if node.resource_id not in pins.learned:
+                pins.forget(node.resource_id)
+        if _named_vnfcs(ctx):
+            self._join(ctx, params, pins, cluster, healed)
+            return base.HookResult(pins.changes())
+        endpoint = nodes.cluster_address(info, params)
+        access = self._install(
+            ctx, params, pins, lambda i: i.install(cluster, endpoint)
+        )
+        return self._registered(ctx, params, access, pins)
+
+
+def _forget_gone(pins: hostkeys.Pins, cluster: list[nodes.VmNode]) -> bool:
+    """Drop the pins of VMs the instance no longer has; whether any."""
+    present = {n.resource_id for n in cluster}
+    gone = [r for r in pins.current if r not in present]
+    for resource_id in gone:
+        pins.forget(resource_id)
+    return bool(gone)
+
+
+def _named_vnfcs(ctx: base.HookContext) -> list[str]:
+    return list(ctx.request.get('vnfcInstanceId') or [])
+
+
+def _healed(
+    ctx: base.HookContext, cluster: list[nodes.VmNode]
+) -> list[nodes.VmNode]:
+    """The cluster VMs a heal request names (by vnfcInfo or
+    vnfcResourceInfo id)."""
+    named = set(_named_vnfcs(ctx))
+    info = ctx.vnf_instance.get('instantiatedVnfInfo') or {}
+    for entry in info.get('vnfcInfo') or []:
+        if entry.get('id') in named and entry.get('vnfcResourceInfoId'):
+            named.add(entry['vnfcResourceInfoId'])
+    return [n for n in cluster if n.vnfc_id in named]
