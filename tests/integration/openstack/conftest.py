@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+import yaml
 from heatclient import client as heat_client
+from heatclient import exc as heat_exc
 
+from vnfm.csar.build import build_csar
+from vnfm.testing import procs
+from vnfm.testing import vmsample
+from vnfm.testing.client import TackerClient
 from vnfm.testing.cloudfixtures import local_cloud  # noqa: F401
 from vnfm.testing.openstack.cloud import LocalCloud
+
+from ..conftest import Api
+from ..conftest import running
+from ..conftest import wait_for
 
 
 @pytest.fixture
@@ -21,3 +38,140 @@ def heat_for(
         return heat_client.Client('1', session=local_cloud.session(user))
 
     return make
+
+
+@pytest.fixture
+def demo_heat(
+    heat_for: Callable[[str], heat_client.Client],
+) -> Iterator[heat_client.Client]:
+    """The non-admin user's heatclient; its stacks deleted afterwards."""
+    heat = heat_for('demo')
+    yield heat
+    for stack in heat.stacks.list():
+        with contextlib.suppress(heat_exc.HTTPNotFound):  # deleted already
+            heat.stacks.delete(stack.id)
+    wait_for(lambda: not list(heat.stacks.list()), 60, 'stacks deleted')
+
+
+def openstack(cloud: LocalCloud, user: str, *args: str) -> str:
+    """Run the real openstackclient as ``user``; its stdout."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith('OS_')
+    } | cloud.client_env(user)
+    out = subprocess.run(
+        [os.path.join(sys.prefix, 'bin', 'openstack'), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.fixture(scope='package')
+def vm_services(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[procs.VnfmServices]:
+    """vnfm-api and one conductor with the OpenStack driver."""
+    svc = procs.VnfmServices(
+        tmp_path_factory.mktemp('vnfm-vm'),
+        conf={'infra': {'enabled_infra_drivers': 'openstack'}},
+    )
+    with running('vm_services', svc, conductors=1):
+        yield svc
+
+
+@pytest.fixture(scope='package')
+def vm_client(vm_services: procs.VnfmServices) -> TackerClient:
+    """The real ``openstack`` client pointed at vnfm-api."""
+    return TackerClient(vm_services.api_url)
+
+
+@pytest.fixture(scope='package')
+def vm_api(
+    vm_services: procs.VnfmServices, tmp_path_factory: pytest.TempPathFactory
+) -> Api:
+    """Raw HTTP to vnfm-api (onboarding and polling)."""
+    return Api(vm_services.api_url, tmp_path_factory.mktemp('h') / 'none')
+
+
+def _variant(tmp: Path, old: str, new: str) -> Path:
+    """vm_simple with its own vnfdId and ``old`` replaced by ``new`` in
+    its flavour's VNFD."""
+    dst = tmp / f'vm-{uuid.uuid4().hex[:6]}'
+    shutil.copytree(vmsample.SAMPLE, dst)
+    vnfd_id = str(uuid.uuid4())
+    for path in (dst / 'Definitions').glob('*.yaml'):
+        text = path.read_text().replace(_vnfd_id(vmsample.SAMPLE), vnfd_id)
+        path.write_text(text.replace(old, new))
+    return dst
+
+
+def _vnfd_id(src: Path) -> str:
+    top = yaml.safe_load(
+        (src / 'Definitions' / 'vm_simple_top.vnfd.yaml').read_text()
+    )
+    for node in top['topology_template']['node_templates'].values():
+        props = node.get('properties') or {}
+        if 'descriptor_id' in props:
+            return str(props['descriptor_id'])
+    raise AssertionError('no descriptor_id')
+
+
+@pytest.fixture(scope='package')
+def packages(
+    vm_api: Api, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, dict]:
+    """vm_simple, a variant whose VDU2 image is not in the catalogue and
+    vm_simple_v2, onboarded."""
+    tmp = tmp_path_factory.mktemp('vm-packages')
+    sources = {
+        'simple': vmsample.SAMPLE,
+        'noimage': _variant(tmp, 'cirros-0.6', 'no-such-image'),
+        'v2': vmsample.SAMPLE_V2,
+    }
+    out = {}
+    for name, src in sources.items():
+        path = tmp / f'{name}.zip'
+        path.write_bytes(build_csar(str(src)))
+        out[name] = vm_api.onboard(path, timeout=60)
+    return out
+
+
+def vim_config(
+    cloud: LocalCloud, path: Path, password: str | None = None
+) -> str:
+    """A VIM config file of the demo user (``password`` instead of
+    theirs when given); its path."""
+    creds = cloud.credentials('demo')
+    path.write_text(
+        yaml.safe_dump(
+            {
+                'auth_url': creds['auth_url'],
+                'username': creds['username'],
+                'password': password or creds['password'],
+                'project_name': creds['project_name'],
+                'project_domain_name': 'Default',
+                'user_domain_name': 'Default',
+                'cert_verify': 'True',
+            }
+        )
+    )
+    return str(path)
+
+
+@pytest.fixture(scope='package')
+def vim(
+    vm_client: TackerClient,
+    local_cloud: LocalCloud,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict:
+    """The local cloud registered as a VIM of its demo (member) user."""
+    config = vim_config(
+        local_cloud, tmp_path_factory.mktemp('vim') / 'vim.yaml'
+    )
+    return vm_client.json(
+        'vim', 'register', '--config-file', config, 'local-os'
+    )

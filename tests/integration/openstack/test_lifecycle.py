@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 
 from vnfm.testing import procs
 from vnfm.testing.openstack import catalogue
+from vnfm.testing.openstack import vmhost
 from vnfm.testing.openstack.cloud import CloudError
 from vnfm.testing.openstack.cloud import LocalCloud
 
@@ -80,7 +82,10 @@ def _links() -> set[str]:
 
 def _assert_nothing_left(cloud: LocalCloud) -> None:
     assert _processes_using(cloud.state_dir) == []
-    bridges = {catalogue.bridge_name(cloud.prefix, i) for i in range(3)}
+    bridges = {
+        catalogue.bridge_name(cloud.prefix, i)
+        for i in range(len(catalogue.NETWORKS))
+    }
     assert bridges & _links() == set()
     assert cloud.vm_dirs() == []
     assert _databases(cloud.prefix) == []
@@ -111,8 +116,18 @@ def test_up_status_down_through_the_command_line(tmp_path: Path) -> None:
 
         status = _cli('status', *common)
         assert status.returncode == 0
-        assert json.loads(status.stdout)['running'] is True
-        assert all(json.loads(status.stdout)['memory_kib'].values())
+        shown = json.loads(status.stdout)
+        assert shown['running'] is True
+        assert all(shown['memory_kib'].values())
+        # The networks instantiate requests and templates name, with ids.
+        nets = {n['name']: n for n in shown['networks']}
+        assert set(catalogue.NETWORKS) <= set(nets)
+        assert nets['public']['router:external'] is True
+        for net in nets.values():
+            assert net['id'] and net['subnets'][0]['id']
+            assert ipaddress.ip_network(net['subnets'][0]['cidr']).subnet_of(
+                vmhost.TEST_RANGE
+            )
     finally:
         down = _cli('down', *common)
     assert down.returncode == 0, down.stderr

@@ -1,0 +1,182 @@
+"""Benchmark: VM VNF instantiate and terminate through the whole API path
+(vnfm-api + one vnfm-conductor with the OpenStack infra driver, RabbitMQ,
+PostgreSQL) on the local OpenStack (real Keystone and Heat), with the
+vm_simple sample (Tacker v2 package layout).
+
+For each round: the time from the moment the stack is CREATE_COMPLETE in
+Heat (seen by this process polling Heat every 10 ms) to the op's COMPLETED
+(its stateEnteredTime, the conductor's commit), and from the stack gone to
+terminate COMPLETED; and the Keystone and Heat requests the driver made
+in each op (from the op's work). Tacker waits on Heat in fixed steps
+(target: <= 0.5 s p50). Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from _harness import Client
+from _harness import create_instance
+from _harness import emit
+from _harness import onboard
+from _harness import percentiles
+from _harness import run_op
+from heatclient import client as heat_client  # noqa: E402
+from heatclient import exc as heat_exc  # noqa: E402
+
+from vnfm.csar.build import build_csar  # noqa: E402
+from vnfm.testing import vmsample
+from vnfm.testing.openstack.cloud import LocalCloud  # noqa: E402
+from vnfm.testing.procs import VnfmServices  # noqa: E402
+
+POLL = 0.01
+
+
+def _register_vim(client: Client, cloud: LocalCloud) -> str:
+    creds = cloud.credentials('demo')
+    body = {
+        'vim': {
+            'name': 'bench-os',
+            'type': 'openstack',
+            'auth_url': creds['auth_url'],
+            'vim_project': {
+                'name': creds['project_name'],
+                'project_domain_name': 'Default',
+            },
+            'auth_cred': {
+                'username': creds['username'],
+                'password': creds['password'],
+                'user_domain_name': 'Default',
+                'cert_verify': 'True',
+            },
+        }
+    }
+    return client.json('POST', '/v1.0/vims', body, expect=201)['vim']['id']
+
+
+class StackWatch(threading.Thread):
+    """Polls one stack until it reaches ``status`` (or is gone, for
+    DELETE_COMPLETE); ``seen`` is when this process saw it."""
+
+    def __init__(self, heat: heat_client.Client, name: str, status: str):
+        super().__init__(daemon=True)
+        self.heat, self.name, self.status = heat, name, status
+        self.seen: float | None = None
+        self.stop = False
+
+    def run(self) -> None:
+        while not self.stop:
+            try:
+                now = self.heat.stacks.get(self.name).stack_status
+            except heat_exc.HTTPNotFound:
+                now = (
+                    'DELETE_COMPLETE'
+                    if self.status.startswith('DELETE')
+                    else ''
+                )
+            if now == self.status:
+                self.seen = time.time()
+                return
+            time.sleep(POLL)
+
+
+def _requests(svc: VnfmServices, op_id: str) -> dict | None:
+    """Keystone and Heat requests the driver made in the op."""
+    rows = svc.sql('SELECT work FROM vnf_lcm_op_occs WHERE id = %s', (op_id,))
+    work = rows[0][0] if rows else None
+    infra = ((work or {}).get('steps') or {}).get('infra') or {}
+    return ((infra.get('result') or {}).get('work') or {}).get('requests')
+
+
+def _timed(
+    client: Client, heat, inst: str, action: str, body: dict, status: str
+):
+    watch = StackWatch(heat, f'vnf-{inst}', status)
+    watch.start()
+    try:
+        op = run_op(client, inst, action, body)
+    finally:
+        watch.join(30)
+        watch.stop = True
+    if watch.seen is None:
+        raise RuntimeError(f'never saw the stack of {inst} {status}')
+    return op, (op['_completed'] - watch.seen) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument('--rounds', type=int, default=3)
+    args = parser.parse_args()
+    state = Path(tempfile.mkdtemp(prefix='vnfm-bench-os-'))
+    cloud = LocalCloud(state / 'cloud', name='bench', die_with_parent=True)
+    svc = VnfmServices(
+        state / 'vnfm', conf={'infra': {'enabled_infra_drivers': 'openstack'}}
+    )
+    try:
+        cloud.start(timeout=600)
+        svc.start(conductors=1)
+        client = Client(svc.api_url)
+        vim_id = _register_vim(client, cloud)
+        _, _ = onboard(client, build_csar(str(vmsample.SAMPLE)), timeout=60)
+        vnfd_id = client.json('GET', '/vnfpkgm/v1/vnf_packages')[0]['vnfdId']
+        heat = heat_client.Client('1', session=cloud.session('demo'))
+        figures: dict[str, list] = {
+            'inst': [],
+            'term': [],
+            'inst_req': [],
+            'term_req': [],
+        }
+        for _ in range(args.rounds):
+            inst = create_instance(client, vnfd_id)
+            op, ms = _timed(
+                client,
+                heat,
+                inst,
+                'instantiate',
+                vmsample.instantiate_request(vim_id),
+                'CREATE_COMPLETE',
+            )
+            figures['inst'].append(ms)
+            figures['inst_req'].append(_requests(svc, op['id']))
+            op, ms = _timed(
+                client,
+                heat,
+                inst,
+                'terminate',
+                {'terminationType': 'FORCEFUL'},
+                'DELETE_COMPLETE',
+            )
+            figures['term'].append(ms)
+            figures['term_req'].append(_requests(svc, op['id']))
+        emit(
+            {
+                'sample': 'vm_simple: 2 VMs (an AutoScalingGroup member '
+                'and a server), 3 ports, 1 volume',
+                'instantiate_create_complete_to_completed': percentiles(
+                    figures['inst']
+                ),
+                'terminate_stack_gone_to_completed': percentiles(
+                    figures['term']
+                ),
+                'instantiate_requests': figures['inst_req'],
+                'terminate_requests': figures['term_req'],
+                'poll_interval_ms': POLL * 1000,
+            }
+        )
+    except BaseException:
+        print(svc.log_tails(), file=sys.stderr)
+        raise
+    finally:
+        svc.stop()
+        cloud.stop()
+        shutil.rmtree(state, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()

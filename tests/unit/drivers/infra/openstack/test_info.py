@@ -1,0 +1,57 @@
+"""vnfm.drivers.infra.openstack.info: Heat resources -> SOL views."""
+
+from __future__ import annotations
+
+from vnfm.drivers.infra.openstack import info
+
+from .fakeheat import resource
+from .fakeheat import vm_simple
+
+TOP = ('vnf-inst-1', 'sid')
+
+
+def test_ports_without_device_id_belong_to_the_server_they_are_named_for():
+    resources = [
+        resource('VDU2', 'OS::Nova::Server', 'srv-2', TOP),
+        resource('VDU3', 'OS::Nova::Server', 'srv-3', TOP),
+        resource('VDU3_CP1', 'OS::Neutron::Port', 'p-31', TOP),
+        resource('Other', 'OS::Nova::Server', 'srv-x', TOP),
+    ]
+    builder = info.Builder('inst-1', 'vim1', resources, {'VDU2', 'VDU3'})
+
+    vnfcs = {v['vduId']: v for v in builder.vnfc_resource_info()}
+
+    assert set(vnfcs) == {'VDU2', 'VDU3'}  # 'Other' is no VDU
+    assert [c['cpdId'] for c in vnfcs['VDU3']['vnfcCpInfo']] == ['VDU3_CP1']
+    assert vnfcs['VDU2']['vnfcCpInfo'] == []
+
+
+def test_networks_of_the_stack_are_virtual_links_with_their_ports():
+    resources = [
+        *vm_simple(TOP),
+        resource('internalVL1', 'OS::Neutron::Net', 'net-ext', TOP),
+    ]
+    builder = info.Builder('inst-1', 'vim1', resources, {'VDU1', 'VDU2'})
+
+    [vl] = builder.vnf_virtual_link_resource_info()
+
+    assert vl['vnfVirtualLinkDescId'] == 'internalVL1'
+    assert vl['networkResource']['resourceId'] == 'net-ext'
+    assert sorted(
+        p['resourceHandle']['resourceId'] for p in vl['vnfLinkPorts']
+    ) == [
+        'p-10',
+        'p-21',
+        'p-22',
+    ]
+    assert {p['cpInstanceType'] for p in vl['vnfLinkPorts']} == {'VNFC_CP'}
+
+
+def test_a_new_group_member_gets_a_new_vnfc_id_the_others_keep_theirs():
+    one = info.Builder('inst-1', 'vim1', vm_simple(TOP, 1), {'VDU1', 'VDU2'})
+    two = info.Builder('inst-1', 'vim1', vm_simple(TOP, 2), {'VDU1', 'VDU2'})
+
+    before = {v['id'] for v in one.vnfc_resource_info()}
+    after = {v['id'] for v in two.vnfc_resource_info()}
+
+    assert before < after and len(after - before) == 1

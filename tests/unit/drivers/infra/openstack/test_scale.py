@@ -1,0 +1,108 @@
+"""Scale of the OpenStack driver on a Heat stand-in: desired_capacity by
+stack update; scale-in marks the members to remove unhealthy first."""
+
+from __future__ import annotations
+
+from vnfm.drivers.infra.openstack import scale
+from vnfm.drivers.infra.openstack.driver import OpenStackInfraDriver
+
+from .fakeheat import FakeHeat
+from .fakeheat import vm_simple
+from .utils import context
+
+TOP = ('vnf-inst-1', 'sid')
+
+
+def _instantiated(heat: FakeHeat, members: int) -> dict:
+    heat.resource_list = vm_simple(TOP, members)
+    return OpenStackInfraDriver().instantiate(context()).instantiated_vnf_info
+
+
+def _scale(info: dict, kind: str, **extra: object) -> object:
+    request = {'type': kind, 'aspectId': 'VDU1_scale', **extra}
+    ctx = context(
+        'SCALE',
+        request=request,
+        vnf_instance={'id': 'inst-1', 'instantiatedVnfInfo': info},
+    )
+    return OpenStackInfraDriver().scale(ctx)
+
+
+def test_scale_out_updates_desired_capacity_and_adds_a_vnfc(
+    heat: FakeHeat,
+) -> None:
+    info = _instantiated(heat, 1)
+    heat.resource_list = vm_simple(TOP, 2)
+
+    result = _scale(info, 'SCALE_OUT')
+
+    [update] = [c for c in heat.calls if c[0] == 'update']
+    assert update[1] == 'vnf-inst-1/sid'
+    assert update[2]['nfv']['VDU']['VDU1']['desired_capacity'] == 2
+    assert not [c for c in heat.calls if c[0] == 'mark_unhealthy']
+    new = result.instantiated_vnf_info
+    assert new['scaleStatus'] == [{'aspectId': 'VDU1_scale', 'scaleLevel': 1}]
+    assert new['metadata']['ext_cpds'] == info['metadata']['ext_cpds']
+    added = [
+        c
+        for c in result.resource_changes['affectedVnfcs']
+        if c['changeType'] == 'ADDED'
+    ]
+    assert [c['computeResource']['resourceId'] for c in added] == ['srv-1-1']
+    [ext] = new['extVirtualLinkInfo']
+    assert 'p-11' in {
+        p['resourceHandle']['resourceId'] for p in ext['extLinkPorts']
+    }
+
+
+def test_scale_in_removes_the_newest_member_by_default(heat: FakeHeat) -> None:
+    info = _instantiated(heat, 1)
+    heat.resource_list = vm_simple(TOP, 2)
+    info = _scale(info, 'SCALE_OUT').instantiated_vnf_info
+    heat.calls.clear()
+    heat.resource_list = vm_simple(TOP, 1)
+
+    result = _scale(info, 'SCALE_IN')
+
+    assert ('mark_unhealthy', 'grp', 'mem1') in heat.calls
+    removed = [
+        c
+        for c in result.resource_changes['affectedVnfcs']
+        if c['changeType'] == 'REMOVED'
+    ]
+    assert [c['computeResource']['resourceId'] for c in removed] == ['srv-1-1']
+
+
+def test_scale_in_removes_the_vnfc_the_request_names(heat: FakeHeat) -> None:
+    info = _instantiated(heat, 1)
+    heat.resource_list = vm_simple(TOP, 2)
+    info = _scale(info, 'SCALE_OUT').instantiated_vnf_info
+    oldest = next(
+        v
+        for v in info['vnfcResourceInfo']
+        if v['computeResource']['resourceId'] == 'srv-1-0'
+    )
+    heat.calls.clear()
+
+    _scale(
+        info,
+        'SCALE_IN',
+        additionalParams={scale.REMOVE: [oldest['id']]},
+    )
+
+    marks = [c for c in heat.calls if c[0] == 'mark_unhealthy']
+    assert marks == [('mark_unhealthy', 'grp', 'mem0')]
+
+
+def test_rollback_returns_to_the_recorded_count(heat: FakeHeat) -> None:
+    info = _instantiated(heat, 1)
+    ctx = context(
+        'SCALE',
+        request={'type': 'SCALE_OUT', 'aspectId': 'VDU1_scale'},
+        vnf_instance={'id': 'inst-1', 'instantiatedVnfInfo': info},
+    )
+
+    OpenStackInfraDriver().rollback_scale(ctx)
+
+    [update] = [c for c in heat.calls if c[0] == 'update']
+    assert update[2]['nfv']['VDU']['VDU1']['desired_capacity'] == 1

@@ -1,0 +1,269 @@
+"""instantiatedVnfInfo from a stack's resources (nested ones included).
+
+The Heat resources are named after the VNFD's nodes, as in Tacker's
+packages: an ``OS::Nova::Server`` named after a VDU is one VNFC of it, an
+``OS::Neutron::Port`` named after a VduCp is that CP of the server it is
+plugged into (``device_id``, else the one server of its stack), an
+``OS::Cinder::Volume`` is a virtual storage of the server of its stack, an
+``OS::Neutron::Net`` an internal virtual link.
+
+A VNFC's id is derived from where its server sits in the stack tree (the
+stack and resource name), not from the Nova server: a server Heat replaces
+(heal) keeps its VNFC id, a new AutoScalingGroup member gets a new one.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+SERVER = 'OS::Nova::Server'
+PORT = 'OS::Neutron::Port'
+VOLUME = 'OS::Cinder::Volume'
+NET = 'OS::Neutron::Net'
+_NS = uuid.UUID('6a0c7e51-3f0e-4d8c-9a43-0f6f1b2c7d90')
+
+Obj = dict[str, Any]
+
+
+def stack_of(resource: Obj) -> str:
+    """Id of the stack a listed resource belongs to (from its links)."""
+    for link in resource.get('links') or []:
+        if link.get('rel') == 'stack':
+            return str(link['href']).rstrip('/').rsplit('/', 1)[-1]
+    return ''
+
+
+def _rid(kind: str, instance_id: str, resource: Obj) -> str:
+    """A stable id for a resource of the instance's stack tree."""
+    where = f'{stack_of(resource)}/{resource["resource_name"]}'
+    if kind == 'vnfc':
+        # The member of the group (or the top stack) the server sits in.
+        where = resource.get('_member') or where
+    return str(uuid.uuid5(_NS, f'{instance_id}/{kind}/{where}'))
+
+
+def _handle(vim_id: str, resource: Obj) -> Obj:
+    return {
+        'vimConnectionId': vim_id,
+        'resourceId': resource.get('physical_resource_id') or '',
+        'vimLevelResourceType': resource['resource_type'],
+    }
+
+
+def _attrs(resource: Obj) -> Obj:
+    return resource.get('attributes') or {}
+
+
+def _members(resources: list[Obj]) -> dict[str, Obj]:
+    """Nested stack id -> the resource that made it (a group member or a
+    template resource)."""
+    out = {}
+    for r in resources:
+        for link in r.get('links') or []:
+            if link.get('rel') == 'nested':
+                out[str(link['href']).rstrip('/').rsplit('/', 1)[-1]] = r
+    return out
+
+
+def _owner(res: Obj, servers: list[Obj]) -> Obj | None:
+    """The server a port or volume belongs to."""
+    attrs = _attrs(res)
+    device = attrs.get('device_id')
+    attached = [
+        a.get('server_id')
+        for a in attrs.get('attachments_list')
+        or attrs.get('attachments')
+        or []
+        if isinstance(a, dict)
+    ]
+    for server in servers:
+        if server.get('physical_resource_id') in {device, *attached} - {None}:
+            return server
+    here = [s for s in servers if stack_of(s) == stack_of(res)]
+    prefixed = [
+        s
+        for s in here
+        if res['resource_name'].startswith(s['resource_name'] + '_')
+    ]
+    mine = prefixed or here
+    return mine[0] if len(mine) == 1 else None
+
+
+def _ip_over_ethernet(port: Obj) -> Obj:
+    attrs = _attrs(port)
+    addresses = [
+        {
+            'type': 'IPV6' if ':' in str(ip.get('ip_address')) else 'IPV4',
+            'addresses': [ip.get('ip_address')],
+            'isDynamic': True,
+            'subnetId': ip.get('subnet_id'),
+        }
+        for ip in attrs.get('fixed_ips') or []
+    ]
+    out: Obj = {'ipAddresses': addresses}
+    if attrs.get('mac_address'):
+        out['macAddress'] = attrs['mac_address']
+    return out
+
+
+def _cp(instance_id: str, port: Obj) -> Obj:
+    return {
+        'id': _rid('cp', instance_id, port),
+        'cpdId': port['resource_name'],
+        'cpProtocolInfo': [
+            {
+                'layerProtocol': 'IP_OVER_ETHERNET',
+                'ipOverEthernet': _ip_over_ethernet(port),
+            }
+        ],
+    }
+
+
+class Builder:
+    """The resource views of one stack tree."""
+
+    def __init__(
+        self,
+        instance_id: str,
+        vim_id: str,
+        resources: list[Obj],
+        vdu_ids: set[str],
+    ) -> None:
+        self.instance_id = instance_id
+        self.vim_id = vim_id
+        members = _members(resources)
+        self.resources = []
+        for r in resources:
+            member = members.get(stack_of(r))
+            extra: Obj = {}
+            if member is not None:
+                extra['_member'] = (
+                    f'{stack_of(member)}/{member["resource_name"]}'
+                )
+                extra['_parent'] = member
+            self.resources.append({**r, **extra})
+        self.servers = [
+            r
+            for r in self.resources
+            if r['resource_type'] == SERVER and r['resource_name'] in vdu_ids
+        ]
+
+    def of_type(self, kind: str) -> list[Obj]:
+        """The listed resources of one Heat type."""
+        return [r for r in self.resources if r['resource_type'] == kind]
+
+    def vnfc_resource_info(self) -> list[Obj]:
+        """vnfcResourceInfo, oldest server first."""
+        out = []
+        for server in sorted(
+            self.servers,
+            key=lambda s: (s.get('creation_time') or '', s['resource_name']),
+        ):
+            ports = [
+                p
+                for p in self.of_type(PORT)
+                if _owner(p, self.servers) is server
+            ]
+            volumes = [
+                v
+                for v in self.of_type(VOLUME)
+                if _owner(v, self.servers) is server
+            ]
+            out.append(self._vnfc(server, ports, volumes))
+        return out
+
+    def _vnfc(self, server: Obj, ports: list[Obj], volumes: list[Obj]) -> Obj:
+        parent = server.get('_parent') or {}
+        meta = {
+            'creation_time': parent.get('creation_time')
+            or server.get('creation_time'),
+            'stack_id': stack_of(server),
+            'resource_name': server['resource_name'],
+        }
+        if parent:
+            meta['parent_stack_id'] = stack_of(parent)
+            meta['parent_resource_name'] = parent['resource_name']
+        entry = {
+            'id': _rid('vnfc', self.instance_id, server),
+            'vduId': server['resource_name'],
+            'computeResource': _handle(self.vim_id, server),
+            'vnfcCpInfo': [_cp(self.instance_id, p) for p in ports],
+            'metadata': meta,
+        }
+        if volumes:
+            entry['storageResourceIds'] = [
+                _rid('storage', self.instance_id, v) for v in volumes
+            ]
+        return entry
+
+    def virtual_storage_resource_info(self) -> list[Obj]:
+        """virtualStorageResourceInfo of every Cinder volume."""
+        return [
+            {
+                'id': _rid('storage', self.instance_id, v),
+                'virtualStorageDescId': v['resource_name'],
+                'storageResource': _handle(self.vim_id, v),
+            }
+            for v in self.of_type(VOLUME)
+        ]
+
+    def vnf_virtual_link_resource_info(self) -> list[Obj]:
+        """vnfVirtualLinkResourceInfo of every Neutron network made."""
+        out = []
+        for net in self.of_type(NET):
+            ports = [
+                p
+                for p in self.of_type(PORT)
+                if _attrs(p).get('network_id')
+                == net.get('physical_resource_id')
+            ]
+            out.append(
+                {
+                    'id': _rid('vl', self.instance_id, net),
+                    'vnfVirtualLinkDescId': net['resource_name'],
+                    'networkResource': _handle(self.vim_id, net),
+                    'vnfLinkPorts': [self._link_port(p) for p in ports],
+                }
+            )
+        return out
+
+    def _link_port(self, port: Obj) -> Obj:
+        owner = _owner(port, self.servers)
+        out = {
+            'id': _rid('port', self.instance_id, port),
+            'resourceHandle': _handle(self.vim_id, port),
+        }
+        if owner is not None:
+            out['cpInstanceId'] = _rid('cp', self.instance_id, port)
+            out['cpInstanceType'] = 'VNFC_CP'
+        return out
+
+    def ext_virtual_link_info(self, ext_vls: list[Obj]) -> list[Obj]:
+        """extVirtualLinkInfo of the request's extVirtualLinks, with the
+        stack's ports on their networks."""
+        out = []
+        for vl in ext_vls:
+            handle = vl.get('resourceHandle') or {
+                'resourceId': vl.get('resourceId'),
+                'vimConnectionId': vl.get('vimConnectionId'),
+            }
+            network = handle.get('resourceId')
+            ports = [
+                p
+                for p in self.of_type(PORT)
+                if _attrs(p).get('network_id') == network
+                or p['resource_name'] in _cpd_ids(vl)
+            ]
+            out.append(
+                {
+                    'id': vl['id'],
+                    'resourceHandle': handle,
+                    'extLinkPorts': [self._link_port(p) for p in ports],
+                }
+            )
+        return out
+
+
+def _cpd_ids(ext_vl: Obj) -> set[str]:
+    return {c.get('cpdId') for c in ext_vl.get('extCps') or []} - {None}

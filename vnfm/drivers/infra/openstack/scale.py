@@ -1,0 +1,99 @@
+"""Scale out and in by aspect: a stack update whose ``nfv`` parameter
+carries the new ``desired_capacity`` of the aspect's VDUs.
+
+Heat's AutoScalingGroup removes its failed members first and otherwise its
+oldest, so a scale-in first marks the members to remove unhealthy: the
+VNFCs ``additionalParams.vnfcInstanceIds`` names (vnfcInfo or
+vnfcResourceInfo ids), else the newest of each VDU, as Tacker's v2 driver
+does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vnfm.clients import openstack
+from vnfm.common import exceptions
+from vnfm.drivers.infra import base
+from vnfm.drivers.infra import scaling
+from vnfm.drivers.infra.openstack import common
+from vnfm.drivers.infra.openstack import stackupdate
+from vnfm.drivers.infra.openstack import userdata
+
+Obj = dict[str, Any]
+REMOVE = 'vnfcInstanceIds'
+
+
+def _counts(given: userdata.StackInput) -> dict[str, int]:
+    vdus = (given.parameters.get('nfv') or {}).get('VDU') or {}
+    return {
+        v: int(p['desired_capacity'])
+        for v, p in vdus.items()
+        if isinstance(p, dict) and 'desired_capacity' in p
+    }
+
+
+def to_remove(
+    info: Obj, counts: dict[str, int], named: list[str]
+) -> list[Obj]:
+    """The vnfcResourceInfo entries a scale-in to ``counts`` removes."""
+    chosen = base.heal_targets(info, named) if named else []
+    out = []
+    for vdu_id, count in sorted(counts.items()):
+        mine = [
+            e
+            for e in info.get('vnfcResourceInfo') or []
+            if e['vduId'] == vdu_id
+        ]
+        excess = len(mine) - count
+        if excess <= 0:
+            continue
+        picked = [e for e in chosen if e['vduId'] == vdu_id][:excess]
+        rest = sorted(
+            (e for e in mine if e not in picked),
+            key=lambda e: (e.get('metadata') or {}).get('creation_time') or '',
+        )
+        out += picked + rest[len(rest) - (excess - len(picked)) :]
+    return out
+
+
+def _prepare(
+    ctx: base.InfraContext, heat: openstack.Heat, given: userdata.StackInput
+) -> None:
+    """Before a scale-in: mark the group members to remove unhealthy."""
+    if ctx.request.get('type') == 'SCALE_IN':
+        named = (ctx.request.get('additionalParams') or {}).get(REMOVE)
+        info = common.info_of(ctx)
+        _mark(heat, to_remove(info, _counts(given), list(named or [])))
+
+
+def _mark(heat: openstack.Heat, vnfcs: list[Obj]) -> None:
+    for vnfc in vnfcs:
+        meta = vnfc.get('metadata') or {}
+        if not meta.get('parent_stack_id'):
+            raise exceptions.OperationFailed(
+                f'VNFC {vnfc["id"]} of VDU {vnfc["vduId"]} is not a member '
+                'of an AutoScalingGroup; it cannot be scaled in.'
+            )
+        heat.mark_unhealthy(
+            meta['parent_stack_id'],
+            meta['parent_resource_name'],
+            'vnfm: removed by scale-in',
+        )
+
+
+def scale(ctx: base.InfraContext) -> base.InfraResult:
+    """Set the aspect's VDUs to the new level's counts."""
+    flavour = scaling.flavour_of(ctx.vnfd, ctx.flavour_id)
+    info = common.info_of(ctx)
+    levels = scaling.scaled_levels(
+        flavour, common.levels_of(info), ctx.request
+    )
+    return stackupdate.update(ctx, 'scale', levels, _prepare)
+
+
+def rollback_scale(ctx: base.InfraContext) -> base.InfraResult:
+    """Return the aspect's VDUs to the counts before the failed scale."""
+    return stackupdate.update(
+        ctx, 'scale_rollback', common.levels_of(common.info_of(ctx))
+    )
