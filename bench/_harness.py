@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import datetime
 import hashlib
 import http.client
 import json
@@ -22,6 +23,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -211,3 +213,39 @@ def percentiles(ms: list[float]) -> dict[str, float]:
 def emit(figures: dict) -> None:
     """Print the figures as one JSON object."""
     print(json.dumps(figures, indent=2, sort_keys=False))
+
+
+def epoch(iso: str) -> float:
+    """Epoch seconds of an API timestamp (ISO 8601, microseconds, Z)."""
+    value = datetime.datetime.strptime(iso, '%Y-%m-%dT%H:%M:%S.%fZ')
+    return value.replace(tzinfo=datetime.timezone.utc).timestamp()
+
+
+def run_op(client: Client, inst: str, action: str, body: dict) -> dict:
+    """POST an LCM task and wait for COMPLETED; the op and when it was
+    posted (epoch seconds)."""
+    posted = time.time()
+    status, headers, data = client.request(
+        'POST',
+        f'/vnflcm/v2/vnf_instances/{inst}/{action}',
+        body,
+        {**V2, 'Content-Type': 'application/json'},
+    )
+    if status != 202:
+        raise RuntimeError(f'{action}: {status} {data[:300]!r}')
+    path = parse.urlsplit(headers['Location']).path
+    deadline = time.monotonic() + 300
+    while True:
+        op = client.json('GET', path, headers=V2)
+        if op['operationState'] in FINAL_OP_STATES:
+            break
+        if time.monotonic() > deadline:
+            raise RuntimeError(f'{action} of {inst} still running')
+        time.sleep(0.005)
+    if op['operationState'] != 'COMPLETED':
+        raise RuntimeError(
+            f'{action} ended {op["operationState"]}: {op.get("error")}'
+        )
+    op['_posted'] = posted
+    op['_completed'] = epoch(op['stateEnteredTime'])
+    return op

@@ -19,7 +19,6 @@ JSON object.
 from __future__ import annotations
 
 import argparse
-import datetime
 import shutil
 import statistics
 import sys
@@ -28,17 +27,16 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from urllib import parse
 
 import kubernetes  # noqa: E402  (the bench watches the cluster itself)
 import urllib3  # noqa: E402
 import yaml  # noqa: E402
-from _harness import FINAL_OP_STATES
 from _harness import ROOT
 from _harness import V2
 from _harness import Client
 from _harness import emit
 from _harness import onboard
+from _harness import run_op
 
 from vnfm.csar.build import build_csar  # noqa: E402
 from vnfm.testing.cluster import LocalCluster  # noqa: E402
@@ -191,41 +189,6 @@ class Recorder:
 
 
 # -- the API path -----------------------------------------------------------
-
-
-def _epoch(iso: str) -> float:
-    value = datetime.datetime.strptime(iso, '%Y-%m-%dT%H:%M:%S.%fZ')
-    return value.replace(tzinfo=datetime.timezone.utc).timestamp()
-
-
-def run_op(client: Client, inst: str, action: str, body: dict) -> dict:
-    """POST an LCM task and wait for COMPLETED; the op and when it was
-    posted (epoch seconds)."""
-    posted = time.time()
-    status, headers, data = client.request(
-        'POST',
-        f'/vnflcm/v2/vnf_instances/{inst}/{action}',
-        body,
-        {**V2, 'Content-Type': 'application/json'},
-    )
-    if status != 202:
-        raise RuntimeError(f'{action}: {status} {data[:300]!r}')
-    path = parse.urlsplit(headers['Location']).path
-    deadline = time.monotonic() + 300
-    while True:
-        op = client.json('GET', path, headers=V2)
-        if op['operationState'] in FINAL_OP_STATES:
-            break
-        if time.monotonic() > deadline:
-            raise RuntimeError(f'{action} of {inst} still running')
-        time.sleep(0.005)
-    if op['operationState'] != 'COMPLETED':
-        raise RuntimeError(
-            f'{action} ended {op["operationState"]}: {op.get("error")}'
-        )
-    op['_posted'] = posted
-    op['_completed'] = _epoch(op['stateEnteredTime'])
-    return op
 
 
 def k8s_requests(svc: VnfmServices, op_id: str) -> int | None:

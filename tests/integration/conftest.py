@@ -33,6 +33,7 @@ T = TypeVar('T')
 SAMPLES = Path(__file__).resolve().parents[2] / 'samples' / 'packages'
 V1_VNFD_ID = 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177'
 V2_VNFD_ID = '5f5a0a9e-6d2b-4b4f-9a7c-4840d70a1278'
+FLAVOURS_VNFD_ID = '3d0c8f5e-2a4b-4c7d-9e1f-6b5a4c3d2e10'
 SECRET = 's3cret-never-shown'
 FINAL = {'COMPLETED', 'FAILED', 'ROLLED_BACK'}
 # The running services, by fixture name: a failed test using one gets the
@@ -111,7 +112,8 @@ class Zip(NamedTuple):
 def zips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Zip]:
     """Package zips by name: v1, v2 (the samples), retry (fails while a
     marker exists), pkg_a and pkg_b (v1 with their own vnfdIds, for the
-    package tests)."""
+    package tests), flavours (cnf_flavours, failing while a marker
+    exists)."""
     root = tmp_path_factory.mktemp('packages')
     sources = {
         'v1': (SAMPLES / 'noop_vnf', V1_VNFD_ID),
@@ -126,6 +128,17 @@ def zips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Zip]:
             fail_marker=name == 'retry',
         )
         sources[name] = (src, vnfd_id)
+    # Two flavours, its hooks failing while a marker exists (its vnfdId is
+    # the sample's: no other test onboards it).
+    sources['flavours'] = (
+        package_variant(
+            SAMPLES / 'cnf_flavours',
+            root / 'src-flavours',
+            FLAVOURS_VNFD_ID,
+            fail_marker=True,
+        ),
+        FLAVOURS_VNFD_ID,
+    )
     out = {}
     for name, (src, vnfd_id) in sources.items():
         path = root / f'{name}.zip'

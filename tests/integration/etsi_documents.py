@@ -35,7 +35,6 @@ Fix = Callable[[dict], None]
 # Operations of SOL003 V3.3.1 that vnfm does not serve (Tacker's v2 API
 # has none of them either): they answer 404, checked apart.
 UNSERVED_LCM = (
-    '/vnf_instances/{vnfInstanceId}/change_flavour',
     '/vnf_instances/{vnfInstanceId}/create_snapshot',
     '/vnf_instances/{vnfInstanceId}/revert_to_snapshot',
     '/vnf_snapshots',
@@ -46,12 +45,6 @@ UNSERVED_LCM = (
 # (doc/source/design.rst section 1);
 # the notification endpoints are the subscriber's, not the NFVO's.
 UNSERVED_PKG = ('/subscriptions', '/subscriptions/{subscriptionId}')
-# Served since SCALE_TO_LEVEL and OPERATE were built, but not fuzzed yet:
-# their examples need instances in the right state and level first.
-UNFUZZED_LCM = (
-    '/vnf_instances/{vnfInstanceId}/scale_to_level',
-    '/vnf_instances/{vnfInstanceId}/operate',
-)
 
 
 def etsi_openapi_dir() -> Path:
@@ -170,10 +163,7 @@ def unprocessable(doc: dict) -> None:
 
 
 LCM_FIXES: list[tuple[str, Fix]] = [
-    (
-        'operations vnfm does not serve or fuzz yet',
-        remove_paths(*UNSERVED_LCM, *UNFUZZED_LCM),
-    ),
+    ('operations vnfm does not serve', remove_paths(*UNSERVED_LCM)),
     ('422 for requests that cannot be processed', unprocessable),
     ('errors are application/problem+json', problem_details_media_type),
     (

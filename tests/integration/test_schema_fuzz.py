@@ -34,7 +34,7 @@ pytestmark = pytest.mark.timeout(300)
 
 MAX_EXAMPLES = 25
 HEAVY_EXAMPLES = 8
-HEAVY = r'/(instantiate|change_ext_conn|change_vnfpkg)$'
+HEAVY = r'/(instantiate|change_flavour|change_ext_conn|change_vnfpkg)$'
 OUTBOUND = {'callbackUri', 'tokenEndpoint', 'addressInformation'}
 OFFERED = {etsi_documents.ZIP, 'text/plain'}
 CHECKS = [

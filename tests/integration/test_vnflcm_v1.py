@@ -144,3 +144,41 @@ def test_instance_lifecycle_v1(
     # The VIM password never shows in the client's output or the logs.
     assert api.SECRET not in client.printed()
     assert api.SECRET not in services.log_tails(lines=100000)
+
+
+def test_change_ext_conn_where_no_driver_can_is_refused(
+    client, api, pkg_v1, tmp_path: Path
+) -> None:
+    # The noop VIM's driver (like Kubernetes') declares no CHANGE_EXT_CONN:
+    # the user sees why at once, and no op is started that would roll back.
+    inst_id = api.create_instance(api.V1_VNFD_ID, 'it-ext-conn')
+    api.wait_op(
+        api.start(inst_id, 'instantiate', api.instantiate_request()),
+        'COMPLETED',
+    )
+    request = {
+        'extVirtualLinks': [
+            {
+                'id': 'ext-vl',
+                'resourceId': 'net-1',
+                'extCps': [
+                    {'cpdId': 'CP1', 'cpConfig': [{'cpInstanceId': 'cp-1'}]}
+                ],
+            }
+        ]
+    }
+    with pytest.raises(ClientError) as e:
+        _lcm(
+            client,
+            'change-ext-conn',
+            inst_id,
+            _write(tmp_path, 'ext.json', request),
+        )
+    assert (
+        f'CHANGE_EXT_CONN is not supported for VNF instance {inst_id}: no '
+        'enabled infra driver runs it on vimType VNFM.NOOP.V_1'
+    ) in e.value.output, e.value.output
+    ops = _lcm_json(
+        client, 'op', 'list', '--filter', f'(eq,vnfInstanceId,{inst_id})'
+    )
+    assert [o['Operation'] for o in ops] == ['INSTANTIATE']

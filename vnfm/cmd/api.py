@@ -94,12 +94,20 @@ class Supervisor:
     def _spawn(self) -> None:
         pid = os.fork()
         if pid == 0:  # the worker: nothing of the parent's state is shared
+            # Until serve() installs its own, a SIGTERM must end this
+            # worker, not run the supervisor's handler it inherited (the
+            # worker would then serve on and the supervisor wait for ever).
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, signal.SIG_DFL)
             code = 1
             try:
                 code = serve(reuse_port=True)
             finally:
                 os._exit(code)
         self.children[pid] = time.monotonic()
+        if self.stopping:  # SIGTERM came between fork and the line above
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
 
     def _on_signal(self, signum: int, _frame: object) -> None:
         self.stopping = True

@@ -237,6 +237,11 @@ def _summary(demo: Demo, total: float) -> bool:
     return ok
 
 
+def infra_drivers(vim: str) -> str:
+    """vnfm-all's enabled_infra_drivers for the demo on ``vim``."""
+    return 'noop' if vim == 'noop' else f'noop,{vim}'
+
+
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog='vnfm-demo', description=__doc__.split('\n')[0]
@@ -258,10 +263,11 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         '--vim',
-        choices=('kubernetes', 'noop'),
+        choices=('kubernetes', 'openstack', 'noop'),
         default='kubernetes',
         help='kubernetes: a CNF on a local Kubernetes 1.20 '
-        'control plane (simulated kubelet); noop: a VNF '
+        'control plane (simulated kubelet); openstack: VMs through Heat '
+        'on the local OpenStack (real Keystone and Heat); noop: a VNF '
         'on the noop VIM, with hook scripts',
     )
     parser.add_argument(
@@ -303,16 +309,22 @@ def main(argv: list[str] | None = None) -> int:
         state_dir,
         args.port or free_port(),
         digests,
-        'noop,kubernetes' if on_k8s else 'noop',
+        infra_drivers(args.vim),
+        # The local cloud's Keystone and Heat listen on loopback, which the
+        # outbound policy denies by default.
+        '[outbound]\nallowed_networks = 127.0.0.0/8\n'
+        if args.vim == 'openstack'
+        else '',
     )
     demo = Demo(server, state_dir, args.exec_client)
     started = time.monotonic()
-    k8s = None
+    k8s = cloud = None
     print(f'Starting vnfm-all on {server.endpoint} (state {state_dir})')
     print(f'$ export OS_AUTH_TYPE=none OS_ENDPOINT={server.endpoint}')
     try:
         if on_k8s:
             from vnfm.cmd import demo_cnf  # noqa: PLC0415 - k8s only
+            from vnfm.cmd import demo_cnf_flavour  # noqa: PLC0415 - k8s only
             from vnfm.cmd import demo_cnf_update  # noqa: PLC0415 - k8s only
 
             k8s = demo.step(
@@ -322,14 +334,28 @@ def main(argv: list[str] | None = None) -> int:
                 state_dir,
                 args.keep_running,
             )
+        if args.vim == 'openstack':
+            from vnfm.cmd import demo_vm  # noqa: PLC0415 - openstack only
+
+            cloud = demo.step(
+                'Start the local OpenStack (Keystone, Heat, namespace VMs)',
+                demo_vm.start_cloud,
+                state_dir,
+                args.keep_running,
+            )
         demo.step(
             'Start vnfm-all (API + conductor, SQLite, in-process bus)',
             server.start,
         )
-        if k8s is not None:
+        if cloud is not None:
+            demo_vm.scenario(
+                demo, cloud, demo_vm.build_package(state_dir, args.samples)
+            )
+        elif k8s is not None:
             cnf_csars = demo_cnf.build_packages(state_dir, args.samples)
             vim_id = demo_cnf.scenario(demo, k8s, cnf_csars[:2])
-            demo_cnf_update.scenario(demo, k8s, cnf_csars[2:], vim_id)
+            demo_cnf_update.scenario(demo, k8s, cnf_csars[2:4], vim_id)
+            demo_cnf_flavour.scenario(demo, k8s, cnf_csars[4], vim_id)
         else:
             scenario(demo, csars)
     except StepFailed:
@@ -344,10 +370,14 @@ def main(argv: list[str] | None = None) -> int:
         _keep_running_help(server)
         if k8s is not None:
             demo_cnf.keep_running_help(k8s)
+        if cloud is not None:
+            demo_vm.keep_running_help(cloud)
         return 0 if ok else 1
     status = server.stop()
     if k8s is not None:
         k8s.stop()
+    if cloud is not None:
+        cloud.stop()
     if status not in (0, None, -signal.SIGTERM):
         print(f'vnfm-all exited with status {status} on SIGTERM')
         ok = False

@@ -23,8 +23,15 @@ from vnfm.csar import build
 from vnfm.testing import demo_k8s
 
 NAMESPACE = 'vnfm-demo'
-# The lifecycle's two packages, then seed 003's (demo_cnf_update).
-PACKAGES = ('cnf_simple', 'cnf_simple_v2', 'cnf_update_v1', 'cnf_update_v2')
+# The lifecycle's two packages, seed 003's (demo_cnf_update), then the
+# two-flavour one (demo_cnf_flavour).
+PACKAGES = (
+    'cnf_simple',
+    'cnf_simple_v2',
+    'cnf_update_v1',
+    'cnf_update_v2',
+    'cnf_flavours',
+)
 LABEL = 'vnfm.io/vnf-instance-id'
 # Scale VNF to Level after the scale out (vdu1_aspect at level 1, 3 Pods):
 # (step title, ScaleVnfToLevelRequest, vdu1_aspect's level, Pods then).

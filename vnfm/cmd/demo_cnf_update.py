@@ -40,16 +40,9 @@ _COLUMNS = (
 
 def instantiate_request(vim_id: str) -> dict:
     """InstantiateVnfRequest of cnf_update_v1 into NAMESPACE."""
-    return {
-        'flavourId': 'simple',
-        'vimConnectionInfo': {
-            'vim1': {'vimId': vim_id, 'vimType': demo_k8s.KUBERNETES_VIM_TYPE}
-        },
-        'additionalParams': {
-            'lcm-kubernetes-def-files': DEF_FILES,
-            'namespace': NAMESPACE,
-        },
-    }
+    return demo_k8s.cnf_instantiate_request(
+        NAMESPACE, vim_id, def_files=list(DEF_FILES)
+    )
 
 
 def update_request(vnfd_v2: str) -> dict:

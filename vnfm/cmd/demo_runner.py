@@ -99,6 +99,7 @@ class VnfmAll:
         port: int,
         script_sha256: list[str],
         infra_drivers: str = 'noop',
+        extra_conf: str = '',
     ):
         self.state_dir = state_dir
         self.port = port
@@ -116,7 +117,7 @@ class VnfmAll:
             f'[infra]\nenabled_infra_drivers = {infra_drivers}\n'
             '[mgmt_driver]\n'
             # The demo allows exactly the sample's hook script, by digest.
-            f'allowed_script_sha256 = {",".join(script_sha256)}\n'
+            f'allowed_script_sha256 = {",".join(script_sha256)}\n' + extra_conf
         )
         self.proc: subprocess.Popen | None = None
 

@@ -45,6 +45,25 @@ PUBLIC_ACCESS_KEYS = frozenset(
         'authUrl',
     }
 )
+# Keys whose values are secrets wherever they appear in a request or a VIM.
+SECRET_KEYS = frozenset(
+    {
+        'password',
+        'bearer_token',
+        'bearerToken',
+        'client_secret',
+        'clientSecret',
+        'secret',
+        'token',
+        'private_key',
+        'privateKey',
+        'ssh_private_key',
+        'client_key',
+        'clientKey',
+        'paramsOauth2ClientCredentials',
+        'paramsBasic',
+    }
+)
 
 
 # What an operator must configure so that every process reads what any
@@ -261,3 +280,57 @@ def mask_vim_connection_info(stored: Any) -> Any:
     """The vimConnectionInfo for API views: every secret accessInfo value
     is ``MASK``; works on sealed and unsealed data, without a key."""
     return _map_entries(stored, _mask_access)
+
+
+# -- secrets in request parameters (additionalParams) -------------------------
+
+
+def _secret_paths(
+    value: Any, path: tuple, found: list[tuple[tuple, Any]]
+) -> Any:
+    """``value`` with every secret masked; (path, secret) pairs collected."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key == SEALED:
+                continue
+            if key in SECRET_KEYS and item is not None and item != MASK:
+                found.append(((*path, key), item))
+                out[key] = MASK
+            else:
+                out[key] = _secret_paths(item, (*path, key), found)
+        return out
+    if isinstance(value, list):
+        return [
+            _secret_paths(v, (*path, i), found) for i, v in enumerate(value)
+        ]
+    return value
+
+
+def seal_params(params: Any) -> Any:
+    """A copy of a JSON object (a request's additionalParams) fit to store:
+    every value under a key of ``SECRET_KEYS``, at any depth, is ``MASK``
+    and travels encrypted under ``_sealed``. Sealing sealed data again
+    keeps its secrets."""
+    if not isinstance(params, dict):
+        return params
+    found: list[tuple[tuple, Any]] = []
+    sealed = _secret_paths(unseal_params(params), (), found)
+    if found:
+        sealed[SEALED] = encrypt({'secrets': [[list(p), v] for p, v in found]})
+    return sealed
+
+
+def unseal_params(stored: Any) -> Any:
+    """The parameters ``seal_params`` stored, with their secrets in clear
+    (for drivers only); unsealed data comes back as it is."""
+    if not isinstance(stored, dict) or SEALED not in stored:
+        return stored
+    plain = json.loads(json.dumps(stored))
+    token = plain.pop(SEALED)
+    for path, secret in decrypt(token)['secrets']:
+        node = plain
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = secret
+    return plain

@@ -19,24 +19,7 @@ from vnfm.common import crypto
 
 MASK = crypto.MASK
 # Keys whose values are secrets wherever they appear in a request or a VIM.
-SECRET_KEYS = frozenset(
-    {
-        'password',
-        'bearer_token',
-        'bearerToken',
-        'client_secret',
-        'clientSecret',
-        'secret',
-        'token',
-        'private_key',
-        'privateKey',
-        'ssh_private_key',
-        'client_key',
-        'clientKey',
-        'paramsOauth2ClientCredentials',
-        'paramsBasic',
-    }
-)
+SECRET_KEYS = crypto.SECRET_KEYS
 # Shorter values are replaced only as whole words: a three-letter password
 # would otherwise mask every word that contains it.
 _MIN_SUBSTRING = 4

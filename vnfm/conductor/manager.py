@@ -1,6 +1,7 @@
 """The conductor's RPC endpoints: the casts hand their job to the worker
-pool and return at once; the one call, ``test_notification_endpoint``,
-answers when its test is done (it runs in the RPC server's thread).
+pool and return at once; the calls, ``test_notification_endpoint`` and
+``check_vim``, answer when their test is done (they run in the RPC
+server's thread).
 
 Only the RPC methods are public here: oslo.messaging exposes every public
 method of an endpoint.
@@ -14,15 +15,16 @@ import oslo_messaging
 
 from vnfm.conductor import notifier
 from vnfm.conductor import packages
+from vnfm.conductor import vims
 from vnfm.conductor.workers import WorkPool
 from vnfm.lcm.driver import LcmDriver
 
 
 class ConductorManager:
-    """RPC endpoint of vnfm-conductor (API version 1.2)."""
+    """RPC endpoint of vnfm-conductor (API version 1.3)."""
 
     # Kept equal to ConductorAPI.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.2'
+    RPC_API_VERSION = '1.3'
     target = oslo_messaging.Target(version=RPC_API_VERSION)
 
     def __init__(self, lcm: LcmDriver, pool: WorkPool) -> None:
@@ -68,6 +70,11 @@ class ConductorManager:
         return notifier.test_notification_endpoint(
             callback_uri, authentication, api_version
         )
+
+    def check_vim(self, ctx: Any, vim: dict[str, Any]) -> str | None:
+        """Authenticate with a VIM before the API registers it; None if it
+        accepted the credentials, else why not."""
+        return vims.check(vim)
 
 
 def submit_op(pool: WorkPool, lcm: LcmDriver, op_id: str) -> bool:

@@ -9,6 +9,8 @@ Versions: 1.0 - start_lcm_op, onboard_package, fetch_package.
           1.1 - test_notification_endpoint.
           1.2 - fetch_package without credentials: the conductor reads them
                 sealed from the database (a cast waits on a durable queue).
+          1.3 - check_vim (a call): authenticate with a VIM's credentials
+                (sealed) before the API registers it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ class ConductorAPI:
     """Casts and calls to the conductors' topic (competing consumers)."""
 
     # Kept equal to ConductorManager.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.2'
+    RPC_API_VERSION = '1.3'
 
     # Seconds the API waits for a conductor beyond the test's own deadline.
     CALL_MARGIN = 10.0
@@ -85,3 +87,17 @@ class ConductorAPI:
             authentication=authentication,
             api_version=api_version,
         )
+
+    def check_vim(self, ctx: Any, vim: dict[str, Any]) -> str | None:
+        """Have a conductor authenticate with a VIM about to be registered
+        (``vim``: the VIM row, ``auth_cred`` sealed); None if the VIM
+        accepted the credentials, else why not. MessagingTimeout if no
+        conductor answered."""
+        timeout = (
+            2
+            * (CONF.openstack.connect_timeout + CONF.openstack.request_timeout)
+            + self.CALL_MARGIN
+        )
+        return self._client.prepare(
+            version='1.3', timeout=timeout, retry=CONF.conductor.cast_retries
+        ).call(ctx, 'check_vim', vim=vim)

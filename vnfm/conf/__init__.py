@@ -11,12 +11,15 @@ from vnfm.conf import infra
 from vnfm.conf import kubernetes
 from vnfm.conf import mgmt_driver
 from vnfm.conf import notifications
+from vnfm.conf import openstack
 from vnfm.conf import outbound
+from vnfm.conf import ssh
 from vnfm.conf import vnf_package
 
 CONF = cfg.CONF
 
-for _module in (
+#: Every option module, in the order of the sample configuration.
+MODULES = (
     default,
     api,
     conductor,
@@ -26,7 +29,11 @@ for _module in (
     kubernetes,
     mgmt_driver,
     notifications,
+    openstack,
     outbound,
+    ssh,
     vnf_package,
-):
+)
+
+for _module in MODULES:
     _module.register_opts(CONF)

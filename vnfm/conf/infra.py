@@ -7,7 +7,7 @@ group = cfg.OptGroup('infra', title='Infrastructure driver options')
 opts = [
     cfg.ListOpt(
         'enabled_infra_drivers',
-        default=['kubernetes'],
+        default=['kubernetes', 'openstack'],
         help='Infrastructure drivers to load (entry points in the '
         'vnfm.infra_drivers namespace): by default every '
         'built-in driver of a real VIM. ``noop`` (a VIM that '

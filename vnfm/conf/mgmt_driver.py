@@ -7,7 +7,7 @@ group = cfg.OptGroup('mgmt_driver', title='MgmtDriver hook options')
 opts = [
     cfg.ListOpt(
         'enabled_builtin_drivers',
-        default=['script', 'container_update'],
+        default=['script', 'container_update', 'kubernetes_cluster'],
         help='Built-in MgmtDrivers (entry points in the '
         'vnfm.mgmt_drivers namespace) a VNFD may name.',
     ),

@@ -25,9 +25,7 @@ _SOL001_OPS = (
     'change_current_package',
 )
 _UNSUPPORTED = tuple(
-    f'{op}_{w}'
-    for op in ('change_flavour', 'scale_to_level')
-    for w in ('start', 'end')
+    f'{op}_{w}' for op in ('scale_to_level',) for w in ('start', 'end')
 )
 _IFACE_KEYS = (
     'type',

@@ -9,6 +9,7 @@ HOOK_OPERATIONS = (
     'scale',
     'heal',
     'operate',
+    'change_flavour',
     'modify_information',
     'change_external_connectivity',
     'change_current_package',
@@ -52,9 +53,53 @@ class Vdu:
     max_instances: int = 1
     initial_delta: int = 1
     sw_image: dict[str, Any] | None = None
+    # The Nova flavour name of virtual_compute's
+    # requested_additional_capabilities (as Tacker's packages give it).
+    compute_flavour: str | None = None
+    # Names of the VirtualBlockStorage nodes of its virtual_storage
+    # requirements.
+    storages: list[str] = dataclasses.field(default_factory=list)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> 'Vdu':
+        """Rebuild from ``to_dict()`` output."""
+        return cls(**d)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form."""
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class VirtualStorage:
+    """A VirtualBlockStorage node template."""
+
+    name: str
+    size_gb: int | None = None
+    sw_image: dict[str, Any] | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> 'VirtualStorage':
+        """Rebuild from ``to_dict()`` output."""
+        return cls(**d)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form."""
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class Cp:
+    """A VduCp node template: the VDU it binds to, the internal VL it links
+    to (None: external, per the request's extVirtualLinks)."""
+
+    name: str
+    vdu: str | None = None
+    virtual_link: str | None = None
+    order: int | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> 'Cp':
         """Rebuild from ``to_dict()`` output."""
         return cls(**d)
 
@@ -107,6 +152,11 @@ class Flavour:
     )
     default_instantiation_level: str | None = None
     interfaces: dict[str, Hook] = dataclasses.field(default_factory=dict)
+    cps: dict[str, Cp] = dataclasses.field(default_factory=dict)
+    storages: dict[str, VirtualStorage] = dataclasses.field(
+        default_factory=dict
+    )
+    virtual_links: list[str] = dataclasses.field(default_factory=list)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> 'Flavour':
@@ -125,6 +175,12 @@ class Flavour:
                 k: Hook.from_dict(v)
                 for k, v in d.get('interfaces', {}).items()
             },
+            cps={k: Cp.from_dict(v) for k, v in d.get('cps', {}).items()},
+            storages={
+                k: VirtualStorage.from_dict(v)
+                for k, v in d.get('storages', {}).items()
+            },
+            virtual_links=list(d.get('virtual_links', [])),
         )
 
     def to_dict(self) -> dict[str, Any]:

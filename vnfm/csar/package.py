@@ -7,8 +7,8 @@ from typing import Any
 from vnfm.csar import meta
 from vnfm.csar.errors import InvalidPackage
 from vnfm.csar.model import Vnfd
+from vnfm.csar.nodes import scalar_size
 from vnfm.csar.templates import Definitions
-from vnfm.csar.topology import scalar_size
 from vnfm.csar.vnfd import build_vnfd
 from vnfm.csar.zipreader import CsarLimits
 from vnfm.csar.zipreader import read_zip

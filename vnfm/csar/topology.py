@@ -1,10 +1,9 @@
 """VDUs, scaling aspects and instantiation levels of a topology_template."""
 
-import math
 import posixpath
-import re
 from typing import Any
 
+from vnfm.csar import nodes as node_templates
 from vnfm.csar.errors import InvalidPackage
 from vnfm.csar.model import ScalingAspect
 from vnfm.csar.model import Vdu
@@ -21,18 +20,6 @@ SCALING_ASPECTS, ASPECT_DELTAS, INITIAL_DELTA = (
 )
 LEVELS, VDU_LEVELS = P + 'InstantiationLevels', P + 'VduInstantiationLevels'
 _POLICIES = (SCALING_ASPECTS, ASPECT_DELTAS, INITIAL_DELTA, LEVELS, VDU_LEVELS)
-_UNITS = {
-    'b': 1,
-    'kb': 10**3,
-    'kib': 2**10,
-    'mb': 10**6,
-    'mib': 2**20,
-    'gb': 10**9,
-    'gib': 2**30,
-    'tb': 10**12,
-    'tib': 2**40,
-}
-_SIZE = re.compile(r'^\s*([0-9.]+)\s*([A-Za-z]+)?\s*$')
 
 
 class Topology:
@@ -84,6 +71,10 @@ class Topology:
             max_instances=hi,
             initial_delta=lo,
             sw_image=self._sw_image(name, node),
+            compute_flavour=node_templates.compute_flavour(node),
+            storages=node_templates.requirement_targets(
+                node, 'virtual_storage'
+            ),
         )
 
     def _sw_image(
@@ -93,18 +84,10 @@ class Topology:
         data = (node.get('properties') or {}).get('sw_image_data')
         holder = node
         if not data:
-            for req in node.get('requirements') or []:
-                target = (
-                    (req or {}).get('virtual_storage')
-                    if isinstance(req, dict)
-                    else None
-                )
-                target = (
-                    target.get('node') if isinstance(target, dict) else target
-                )
-                tnode = (
-                    self.nodes.get(target) if isinstance(target, str) else None
-                )
+            for target in node_templates.requirement_targets(
+                node, 'virtual_storage'
+            ):
+                tnode = self.nodes.get(target)
                 if tnode and self.types.base_of(
                     tnode.get('type'), (VIRTUAL_STORAGE,)
                 ):
@@ -271,20 +254,3 @@ def resolve_file(
         if cand in files:
             return cand
     return None
-
-
-def scalar_size(value: Any, unit: int) -> int | None:
-    """A TOSCA scalar-unit.size ('1 GB', '512 MiB') in ``unit`` bytes.
-
-    The result is rounded up.
-    """
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return math.ceil(value / unit)
-    m = _SIZE.match(value) if isinstance(value, str) else None
-    factor = _UNITS.get((m.group(2) or 'b').lower()) if m else None
-    if not m or factor is None:
-        return None
-    try:
-        return math.ceil(float(m.group(1)) * factor / unit)
-    except ValueError:
-        return None

@@ -6,6 +6,8 @@ VNF = 'tosca.nodes.nfv.VNF'
 VDU_COMPUTE = 'tosca.nodes.nfv.Vdu.Compute'
 VDU_CONTAINER = 'tosca.nodes.nfv.Vdu.OsContainerDeployableUnit'
 VIRTUAL_STORAGE = 'tosca.nodes.nfv.Vdu.VirtualBlockStorage'
+VDU_CP = 'tosca.nodes.nfv.VduCp'
+VIRTUAL_LINK = 'tosca.nodes.nfv.VnfVirtualLink'
 
 
 class TypeRegistry:

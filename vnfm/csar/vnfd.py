@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from vnfm.csar import nodes as node_templates
 from vnfm.csar.errors import InvalidPackage
 from vnfm.csar.hooks import parse_hooks
 from vnfm.csar.model import Flavour
@@ -206,6 +207,9 @@ def _flavour(
         instantiation_levels=topo.levels,
         default_instantiation_level=topo.default_level,
         interfaces=parse_hooks(sources, defs.files),
+        cps=node_templates.cps(topo.nodes, types),
+        storages=node_templates.storages(topo.nodes, types),
+        virtual_links=node_templates.virtual_links(topo.nodes, types),
     )
 
 

@@ -20,6 +20,7 @@ from vnfm.common import timeutils
 from vnfm.db import crud
 from vnfm.db import models
 from vnfm.db import outbox
+from vnfm.db import registry
 from vnfm.db import session
 
 PACKAGES = models.table(models.VnfPackage)
@@ -52,11 +53,13 @@ def package_list(
 
 
 def package_scan(
-    columns: Iterable[str] | None = None, after: str | None = None
+    where: dict | None = None,
+    columns: Iterable[str] | None = None,
+    after: str | None = None,
 ) -> Iterator[dict]:
-    """Every package, oldest first, after the package ``after``, read in
-    chunks (for lists)."""
-    return crud.scan(PACKAGES, None, columns=columns, after=after)
+    """Packages matching ``where``, oldest first, after the package
+    ``after``, read in chunks (for lists)."""
+    return crud.scan(PACKAGES, where, columns=columns, after=after)
 
 
 def package_update(
@@ -330,12 +333,15 @@ def op_update(
     instance_values: dict | None = None,
     instance_expected: dict | None = None,
     notifications: list[dict] | None = None,
+    vims: dict[str, dict | None] | None = None,
 ) -> dict:
     """Compare-and-set update of an op, and of its instance in the same
     transaction when ``instance_values`` is given; ``notifications``
-    (outbox rows) are recorded in that transaction too."""
+    (outbox rows) and ``vims`` (VIM rows to write, None: delete, by id)
+    are recorded in that transaction too."""
     with session.transaction() as conn:
         op = crud.update(conn, OPS, op_id, values, expected)
+        registry.vims_apply(conn, vims or {})
         if instance_values is not None:
             crud.update(
                 conn,

@@ -79,6 +79,8 @@ class VnfPackage(TimestampMixin, Base):
     vnfd: orm.Mapped[dict | None] = orm.mapped_column(Json)
     # Where an upload_from_uri request came from (credentials removed).
     upload_source: orm.Mapped[dict | None] = orm.mapped_column(Json)
+    # The project (tenant) that owns the package.
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
 
 
 class VnfPackageChunk(Base):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from vnfm.common import exceptions
@@ -59,6 +60,31 @@ def vim_update(
 def vim_delete(vim_id: str) -> None:
     """Delete a VIM."""
     crud.remove(VIMS, vim_id)
+
+
+def vims_apply(conn: sa.Connection, vims: dict[str, dict | None]) -> None:
+    """Write VIM rows by id within ``conn``'s transaction: insert or
+    update a row, delete (if present) for None; OperationFailed when a
+    name is taken in the project, so the caller's transaction rolls back."""
+    for vim_id, row in vims.items():
+        stmt = VIMS.select().where(VIMS.c.id == vim_id)
+        exists = conn.execute(stmt).first() is not None
+        if row is None:
+            if exists:
+                crud.delete(conn, VIMS, vim_id, None)
+            continue
+        values = _vim_project_key(row)
+        try:
+            if exists:
+                crud.update(conn, VIMS, vim_id, values, None)
+            else:
+                crud.insert(conn, VIMS, values)
+        except sa_exc.IntegrityError:
+            raise exceptions.OperationFailed(
+                f'Cannot register VIM {vim_id}: a VIM named '
+                f'{row["name"]!r} already exists in project '
+                f'{row.get("project_id")}; delete or rename it, then retry.'
+            ) from None
 
 
 def subscription_create(values: dict) -> dict:

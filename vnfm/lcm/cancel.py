@@ -16,7 +16,7 @@ import logging
 
 from vnfm.common import exceptions
 from vnfm.db import api as db
-from vnfm.drivers.mgmt import processes
+from vnfm.drivers import processes
 from vnfm.objects.states import OpState
 
 LOG = logging.getLogger(__name__)

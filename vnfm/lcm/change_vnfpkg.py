@@ -51,8 +51,10 @@ class ChangeVnfpkg(Operation):
         """Return the VNF to the source package (the driver undoes what it
         changed); the instance record was never changed, so only what
         rollback hooks return is applied."""
-        self.rollback_infra(run, 'rollback_change_vnfpkg')
+        result = self.rollback_infra(run, 'rollback_change_vnfpkg')
         undone = run.rollback_hooks(
             [f'{self.hook_op}_start', f'{self.hook_op}_end']
         )
-        return with_hook_changes(run, Outcome(), undone)
+        return with_hook_changes(
+            run, self.rolled_back_outcome(run, result), undone
+        )

@@ -22,6 +22,8 @@ from vnfm.drivers.infra.base import InfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.lcm import cancel
+from vnfm.lcm import change_ext_conn
+from vnfm.lcm import change_flavour
 from vnfm.lcm import change_vnfpkg
 from vnfm.lcm import finish
 from vnfm.lcm import heal
@@ -54,6 +56,8 @@ OPERATIONS: dict[str, Operation] = {
         change_vnfpkg.ChangeVnfpkg(),
         scale_to_level.ScaleToLevel(),
         operate.Operate(),
+        change_flavour.ChangeFlavour(),
+        change_ext_conn.ChangeExtConn(),
     )
 }
 

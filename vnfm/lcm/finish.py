@@ -33,6 +33,7 @@ def _leave(
     values: dict,
     owner: str | None,
     instance_values: dict | None = None,
+    vims: dict[str, dict | None] | None = None,
 ) -> dict:
     """Move ``op`` by ``event``, releasing it, if ``owner`` still has it."""
     state = next_state(op['operation_state'], event)
@@ -55,6 +56,7 @@ def _leave(
                 'operation_state': op['operation_state'],
             },
             instance_values=instance_values,
+            vims=vims,
             notifications=notifications.for_op(
                 dict(op, **values), instance_values=instance_values
             ),
@@ -71,6 +73,7 @@ def complete(run: OpRun, outcome: Outcome) -> dict:
         'work': run.work,
         'resource_changes': outcome.resource_changes,
         'changed_info': outcome.changed_info,
+        'changed_ext_connectivity': outcome.changed_ext_connectivity,
     }
     op = _leave(
         run.op,
@@ -78,6 +81,7 @@ def complete(run: OpRun, outcome: Outcome) -> dict:
         values,
         run.host,
         outcome.instance_values or {},
+        outcome.vims,
     )
     LOG.info(
         'Op %s (%s) of VNF instance %s COMPLETED',
@@ -97,7 +101,12 @@ def rolled_back(run: OpRun, outcome: Outcome) -> dict:
     if outcome.changed_info is not None:
         values['changed_info'] = outcome.changed_info
     op = _leave(
-        run.op, OpEvent.ROLLED_BACK, values, run.host, outcome.instance_values
+        run.op,
+        OpEvent.ROLLED_BACK,
+        values,
+        run.host,
+        outcome.instance_values,
+        outcome.vims,
     )
     LOG.info('Op %s (%s) ROLLED_BACK', op['id'], op['operation'])
     return op

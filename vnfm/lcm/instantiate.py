@@ -28,20 +28,12 @@ class Instantiate(Operation):
         request's vimConnectionInfo, extensions, vnfConfigurableProperties
         merged into the instance's."""
         assert result is not None  # needs_infra
-        request = run.request
         values = {
             'instantiation_state': InstantiationState.INSTANTIATED.value,
             'instantiated_vnf_info': result.instantiated_vnf_info,
             'vim_connection_info': run.stored_vim_connection_info,
+            **merge.request_properties(run.instance, run.request),
         }
-        for key, column in (
-            ('extensions', 'extensions'),
-            ('vnfConfigurableProperties', 'vnf_configurable_properties'),
-        ):
-            if request.get(key) is not None:
-                values[column] = merge.merge_patch(
-                    run.instance.get(column), request[key]
-                )
         return Outcome(
             instance_values=values, resource_changes=result.resource_changes
         )

@@ -18,3 +18,16 @@ def merge_patch(target: Any, patch: Any) -> Any:
         else:
             result[key] = merge_patch(result.get(key), value)
     return result
+
+
+def request_properties(instance: dict, request: dict) -> dict[str, Any]:
+    """Instance columns with the request's ``extensions`` and
+    ``vnfConfigurableProperties`` merged in (those it gives)."""
+    values = {}
+    for key, column in (
+        ('extensions', 'extensions'),
+        ('vnfConfigurableProperties', 'vnf_configurable_properties'),
+    ):
+        if request.get(key) is not None:
+            values[column] = merge_patch(instance.get(column), request[key])
+    return values

@@ -1,4 +1,4 @@
-"""Operate VNF (SOL003 5.4.7): start or stop the VNFCs of an instance;
+"""Operate VNF (SOL003 5.4.10): start or stop the VNFCs of an instance;
 ``instantiatedVnfInfo.vnfState`` follows."""
 
 from __future__ import annotations

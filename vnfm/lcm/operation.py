@@ -13,6 +13,7 @@ from vnfm.drivers.infra import base as infra_base
 from vnfm.lcm import cancel
 from vnfm.lcm import grant
 from vnfm.lcm import merge
+from vnfm.lcm import vims
 from vnfm.lcm.run import OpRun
 from vnfm.objects import vnf_instance as instance_view
 
@@ -34,6 +35,9 @@ class Outcome:
     instance_values: dict[str, Any] | None = None
     resource_changes: dict[str, Any] | None = None
     changed_info: dict[str, Any] | None = None
+    # VIM rows to write (None: delete), by id; see ``vnfm.lcm.vims``.
+    vims: dict[str, dict | None] | None = None
+    changed_ext_connectivity: list[dict[str, Any]] | None = None
 
 
 class Operation:
@@ -62,8 +66,16 @@ class Operation:
     def run_end_hook(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> None:
-        """The ``<op>_end`` hook (subclasses choose its package)."""
-        run.run_hook(f'{self.hook_op}_end')
+        """The ``<op>_end`` hook (subclasses choose its package); it sees
+        the instance with the instantiatedVnfInfo the infra driver left."""
+        instance = None
+        if result is not None and result.instantiated_vnf_info is not None:
+            instance = dict(
+                run.instance,
+                instantiation_state='INSTANTIATED',
+                instantiated_vnf_info=result.instantiated_vnf_info,
+            )
+        run.run_hook(f'{self.hook_op}_end', instance=instance)
 
     def outcome(
         self, run: OpRun, result: infra_base.InfraResult | None
@@ -99,6 +111,7 @@ class Operation:
             work=work or {},
             target_vnfd=run.target_vnfd,
             target_package=run.target_files,
+            op_id=run.op['id'],
             **kwargs,
         )
 
@@ -116,12 +129,32 @@ class Operation:
         result = run.step(INFRA_STEP, _named(self.infra_method, call))
         return infra_base.InfraResult.from_dict(result or {})
 
-    def rollback_infra(self, run: OpRun, method: str) -> None:
-        """Call the driver's ``method`` if the infra step ever started."""
+    def rollback_infra(
+        self, run: OpRun, method: str
+    ) -> infra_base.InfraResult | None:
+        """Call the driver's ``method`` if the infra step ever started;
+        what it returned."""
         if run.step_state(INFRA_STEP) is None:
-            return
+            return None
         cancel.check(run.op['id'], f'before {method}')
-        getattr(run.infra, method)(self.infra_context(run))
+        return getattr(run.infra, method)(self.infra_context(run))
+
+    def rolled_back_outcome(
+        self, run: OpRun, result: infra_base.InfraResult | None
+    ) -> Outcome:
+        """The instantiatedVnfInfo the driver's rollback left (its VNFCs
+        may be new resources, e.g. Pods a rollback recreated); nothing
+        when the driver gave none."""
+        if result is None or result.instantiated_vnf_info is None:
+            return Outcome()
+        info = dict(
+            result.instantiated_vnf_info,
+            flavourId=(run.instance.get('instantiated_vnf_info') or {}).get(
+                'flavourId'
+            )
+            or result.instantiated_vnf_info.get('flavourId'),
+        )
+        return Outcome(instance_values={'instantiated_vnf_info': info})
 
 
 def _named(method: str, call: Any) -> Any:
@@ -155,10 +188,14 @@ def with_hook_changes(
                 values[column] = _merged(column, current, changes[key])
         for key, items in (changes.get('resourceChanges') or {}).items():
             resources[key] = list(resources.get(key, [])) + list(items)
+    registry = vims.rows(
+        vims.collect(hook_changes), run.instance.get('project_id')
+    )
     return dataclasses.replace(
         outcome,
         instance_values=values or outcome.instance_values,
         resource_changes=resources or None,
+        vims={**(outcome.vims or {}), **registry} or None,
     )
 
 

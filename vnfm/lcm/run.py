@@ -24,11 +24,37 @@ from vnfm.drivers.mgmt import runner as mgmt_runner
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.lcm import cancel
 from vnfm.objects import op_occ as op_view
+from vnfm.objects import vim as vim_obj
 from vnfm.objects import vnf_instance as instance_view
 
 LOG = logging.getLogger(__name__)
 
 DONE, STARTED = 'done', 'started'
+
+
+def request_of(op: dict) -> dict:
+    """The LCM request of an op row with the secrets of its
+    additionalParams unsealed (its vimConnectionInfo stays sealed)."""
+    request = op.get('operation_params') or {}
+    if isinstance(request.get('additionalParams'), dict):
+        return dict(
+            request,
+            additionalParams=crypto.unseal_params(request['additionalParams']),
+        )
+    return request
+
+
+def instantiate_request(instance_id: str) -> dict:
+    """The request of the instance's last completed instantiation
+    (additionalParams in clear); {} if none."""
+    done = db.op_list(
+        {
+            'vnf_instance_id': instance_id,
+            'operation': 'INSTANTIATE',
+            'operation_state': 'COMPLETED',
+        }
+    )
+    return request_of(done[-1]) if done else {}
 
 
 class LeaseLost(Exception):
@@ -62,8 +88,8 @@ class OpRun:
 
     @property
     def request(self) -> dict:
-        """The LCM request (operationParams)."""
-        return self.op.get('operation_params') or {}
+        """The LCM request (operationParams), additionalParams in clear."""
+        return request_of(self.op)
 
     @property
     def request_view(self) -> dict:
@@ -170,20 +196,38 @@ class OpRun:
             work=entry.setdefault('work', {}),
             persist=self.save_work,
             progress=self.show_waiting,
+            vim_users=lambda vim_id: vim_obj.instances_using(
+                vim_id, self.instance['id']
+            ),
+            instantiate_request=lambda: instantiate_request(
+                self.instance['id']
+            ),
         )
 
     def run_hook(
-        self, hook: str, *, target: bool = False, instance: dict | None = None
+        self,
+        hook: str,
+        *,
+        target: bool = False,
+        instance: dict | None = None,
+        flavour_id: str | None = None,
     ) -> None:
-        """Run the VNFD's ``hook`` if it declares one (as a step)."""
+        """Run the VNFD's ``hook`` if it declares one (as a step); from the
+        instance's flavour unless ``flavour_id`` names another."""
         vnfd = self.target_vnfd if target else self.vnfd
-        definition = mgmt_runner.find_hook(vnfd or {}, self.flavour_id, hook)
+        flavour_id = flavour_id or self.flavour_id
+        definition = mgmt_runner.find_hook(vnfd or {}, flavour_id, hook)
         if definition is None:
             return
         ctx = self.hook_context(
             hook, definition, target=target, instance=instance
         )
-        self.step(hook, lambda: self.mgmt.run(ctx).to_dict(), target=target)
+        self.step(
+            hook,
+            lambda: self.mgmt.run(ctx).to_dict(),
+            target=target,
+            flavour=flavour_id,
+        )
 
     def rollback_hooks(self, hooks: list[str]) -> list[dict]:
         """Undo the hooks that ran, latest first; the changes the undoing
@@ -195,9 +239,8 @@ class OpRun:
                 continue
             target = bool(self.steps()[hook].get('target'))
             vnfd = self.target_vnfd if target else self.vnfd
-            definition = mgmt_runner.find_hook(
-                vnfd or {}, self.flavour_id, hook
-            )
+            flavour_id = self.steps()[hook].get('flavour') or self.flavour_id
+            definition = mgmt_runner.find_hook(vnfd or {}, flavour_id, hook)
             if definition is None:
                 continue
             cancel.check(self.op['id'], f'before rolling back {hook}')

@@ -47,11 +47,20 @@ class Capabilities:
 
 
 NOOP = Capabilities(
-    vim_types=('VNFM.NOOP.V_1',), operations=BASE_OPERATIONS | {_OP.OPERATE}
+    vim_types=('VNFM.NOOP.V_1',),
+    operations=BASE_OPERATIONS | {_OP.OPERATE, _OP.CHANGE_FLAVOUR},
 )
 KUBERNETES = Capabilities(
     vim_types=('ETSINFV.KUBERNETES.V_1',),
-    operations=BASE_OPERATIONS | {_OP.OPERATE},
+    operations=BASE_OPERATIONS | {_OP.OPERATE, _OP.CHANGE_FLAVOUR},
+)
+
+# Every base operation, CHANGE_FLAVOUR and CHANGE_EXT_CONN through Heat.
+# Not OPERATE: vnfm would start and stop servers through Nova, and the
+# local cloud it is tested on has none, so it is not offered untested.
+OPENSTACK = Capabilities(
+    vim_types=('ETSINFV.OPENSTACK_KEYSTONE.V_3',),
+    operations=BASE_OPERATIONS | {_OP.CHANGE_FLAVOUR, _OP.CHANGE_EXT_CONN},
 )
 
 
@@ -105,3 +114,9 @@ def enabled(names: tuple[str, ...]) -> Enabled:
         for vim_type in caps.vim_types:
             by_vim_type.setdefault(vim_type, caps)
     return Enabled(by_vim_type)
+
+
+# VimConnectionInfo ``extra`` flag of a VIM the VNF instance provides (a
+# cluster it built and registered), not one it runs on: infra drivers
+# never serve such an entry.
+PROVIDED_VIM = 'vnfm_provided_vim'

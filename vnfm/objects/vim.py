@@ -12,7 +12,9 @@ from typing import Any
 
 from vnfm.common import crypto
 from vnfm.common import timeutils
+from vnfm.db import api as db
 from vnfm.db import registry
+from vnfm.objects import infra
 
 KUBERNETES = 'kubernetes'
 OPENSTACK = 'openstack'
@@ -22,6 +24,8 @@ SOL_VIM_TYPES = {
     OPENSTACK: 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
 }
 ACTIVE = 'ACTIVE'
+# An OpenStack VIM whose Keystone accepted the credentials at registration.
+REACHABLE = 'REACHABLE'
 # Tacker's v1 API (and its user guides) name vimTypes like its VIM registry
 # does; /vnflcm/v1 accepts these names and shows them back as given.
 V1_VIM_TYPES = SOL_VIM_TYPES
@@ -132,6 +136,8 @@ def _openstack_info(row: dict, cred: dict) -> tuple[dict, dict]:
         'skipCertificateVerification': skip,
         'skipCertificateHostnameCheck': skip,
     }
+    if cred.get('ssl_ca_cert') and not skip:
+        interface['ssl_ca_cert'] = cred['ssl_ca_cert']
     project = row.get('vim_project') or {}
     access = {
         'username': cred.get('username'),
@@ -204,3 +210,45 @@ def resolve_vim_connection_info(stored: Any) -> Any:
             info = dict(info, vimType=sol_vim_type(info['vimType']))
         out[key] = info
     return out
+
+
+def _uses(vim_connection_info: Any, vim_id: str) -> bool:
+    entries = (
+        vim_connection_info.values()
+        if isinstance(vim_connection_info, dict)
+        else vim_connection_info or []
+    )
+    return any(
+        isinstance(e, dict) and vim_id in (e.get('vimId'), e.get('vim_id'))
+        for e in entries
+    )
+
+
+def instances_using(vim_id: str, exclude: str) -> list[dict[str, Any]]:
+    """The instantiated VNF instances but ``exclude`` whose
+    vimConnectionInfo names ``vim_id``."""
+    found = db.instance_list(
+        {'instantiation_state': 'INSTANTIATED'},
+        columns=('id', 'vnf_instance_name', 'vim_connection_info'),
+    )
+    return [
+        {'id': r['id'], 'vnfInstanceName': r['vnf_instance_name']}
+        for r in found
+        if r['id'] != exclude and _uses(r['vim_connection_info'], vim_id)
+    ]
+
+
+def provided_vim_ids(vim_connection_info: Any) -> list[str]:
+    """The ids of the VIMs an instance provides (its cluster's VIM)."""
+    entries = (
+        vim_connection_info.values()
+        if isinstance(vim_connection_info, dict)
+        else vim_connection_info or []
+    )
+    return [
+        e['vimId']
+        for e in entries
+        if isinstance(e, dict)
+        and e.get('vimId')
+        and (e.get('extra') or {}).get(infra.PROVIDED_VIM)
+    ]

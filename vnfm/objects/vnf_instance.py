@@ -65,6 +65,8 @@ def mask_secrets(value: Any) -> Any:
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
+            if k == crypto.SEALED:
+                continue
             if k in SECRET_KEYS and v is not None:
                 out[k] = MASK
             elif k == 'vimConnectionInfo':

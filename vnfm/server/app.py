@@ -139,9 +139,20 @@ def _context(req: webob.Request) -> vnfm_context.RequestContext:
         # keystonemiddleware (wrapping this app) validated the token and
         # set the X-* headers from it.
         if req.environ.get('HTTP_X_IDENTITY_STATUS') != 'Confirmed':
-            raise exceptions.Unauthorized('Authentication required.')
+            raise exceptions.Unauthorized(
+                'Authentication required: send a valid Keystone token in '
+                'X-Auth-Token (the token is missing, expired or invalid).'
+            )
         ctx = vnfm_context.RequestContext.from_environ(req.environ)
         ctx.is_admin = 'admin' in (r.lower() for r in ctx.roles)
+        if not ctx.project_id and not ctx.is_admin:
+            # What it made would belong to no project, hence to everyone;
+            # and policies compare project ids.
+            raise exceptions.Forbidden(
+                'vnfm needs a project-scoped token: authenticate with a '
+                'project (--os-project-name); this token is scoped to a '
+                'domain or the system, or to nothing.'
+            )
     return ctx
 
 
@@ -220,5 +231,10 @@ def build_app(rpc: Any = None) -> Callable:
     if CONF.api.auth_strategy == 'keystone':
         from keystonemiddleware import auth_token  # noqa: PLC0415
 
-        app = auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
+        # The middleware passes every request on, marked Confirmed or
+        # not: _context refuses the rest with a ProblemDetails 401, and
+        # the middleware adds WWW-Authenticate to every 401.
+        app = auth_token.AuthProtocol(
+            app, {'oslo_config_config': CONF, 'delay_auth_decision': True}
+        )
     return app

@@ -47,11 +47,16 @@ class ApiRequest(webob.Request):
     base_url: str = ''
     rpc: Any = None
 
+    def allows(self, project_id: str | None) -> bool:
+        """Whether the action's policy allows it on a resource owned by
+        ``project_id`` (None: made without authentication, anyone's)."""
+        target = {'project_id': project_id or self.ctx.project_id}
+        return bool(policies.check(self.action.policy, target, self.ctx))
+
     def authorize(self, project_id: str | None) -> None:
         """Enforce the action's policy on a resource owned by
         ``project_id``; a resource the caller may not see is NotFound."""
-        target = {'project_id': project_id or self.ctx.project_id}
-        if not policies.check(self.action.policy, target, self.ctx):
+        if not self.allows(project_id):
             raise exceptions.NotFound(
                 f'{self.path_args.get("id", "The resource")} does not exist.'
             )

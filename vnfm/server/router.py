@@ -134,6 +134,16 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
             )
         },
     ),
+    (
+        _INST + '/change_flavour',
+        {
+            'POST': _lcm(
+                lcm.change_flavour,
+                'change_flavour',
+                inst_schema.CHANGE_FLAVOUR,
+            )
+        },
+    ),
     (_INST + '/heal', {'POST': _lcm(lcm.heal, 'heal', inst_schema.HEAL)}),
     (
         _INST + '/operate',

@@ -5,49 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import jsonschema
-from jsonschema import exceptions as js_exceptions
-
 from vnfm.common import exceptions
-
-_MAX_DETAIL = 300
-
-
-_compiled: dict[int, jsonschema.Validator] = {}
-
-
-def compile_schema(schema: dict) -> jsonschema.Validator:
-    """A validator for ``schema``, built once per schema object."""
-    validator = _compiled.get(id(schema))
-    if validator is None:
-        cls = jsonschema.validators.validator_for(
-            schema, default=jsonschema.Draft202012Validator
-        )
-        cls.check_schema(schema)
-        validator = _compiled[id(schema)] = cls(schema)
-    return validator
-
-
-def _path(parts: Any) -> str:
-    return '/'.join(str(p) for p in parts)
-
-
-def describe(error: js_exceptions.ValidationError) -> str:
-    """One line: ``attribute/path: what is wrong``."""
-    path = _path(error.absolute_path)
-    required = error.validator_value
-    if (
-        error.validator == 'required'
-        and isinstance(error.instance, dict)
-        and isinstance(required, list)
-    ):
-        missing = next((r for r in required if r not in error.instance), '')
-        where = f'{path}/{missing}' if path else str(missing)
-        return f'{where}: is a required property'
-    message = error.message
-    if len(message) > _MAX_DETAIL:
-        message = message[:_MAX_DETAIL] + '...'
-    return f'{path or "request body"}: {message}'
+from vnfm.common import schemacheck
 
 
 def reject_nul(body: Any) -> None:
@@ -68,16 +27,15 @@ def reject_nul(body: Any) -> None:
 
 
 def _nul_error(path: tuple, what: str) -> None:
+    where = schemacheck.path(path) or 'request body'
     raise exceptions.BadRequest(
-        f'{_path(path) or "request body"}: {what} the character U+0000 '
+        f'{where}: {what} the character U+0000 '
         '(NUL), which no attribute may hold.'
     )
 
 
 def validate(schema: dict, body: Any) -> None:
     """BadRequest naming the first problem if ``body`` breaks ``schema``."""
-    validator = compile_schema(schema)
-    if validator.is_valid(body):
-        return
-    error = js_exceptions.best_match(validator.iter_errors(body))
-    raise exceptions.BadRequest(describe(error))
+    problem = schemacheck.first_error(schema, body)
+    if problem is not None:
+        raise exceptions.BadRequest(problem)

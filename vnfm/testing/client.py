@@ -6,6 +6,9 @@ the way a user would.
 ``--os-auth-type none`` keystoneauth hands it to tackerclient, which appends
 ``/vnfpkgm/v1/...`` or
 ``/vnflcm/v{1,2}/...`` (the latter by ``--os-tacker-api-version``).
+Or, with :meth:`TackerClient.with_password`, password authentication
+against Keystone, the client finding vnfm in the catalog by its service
+type, as a user of a real cloud runs it.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class TackerClient:
     def __init__(self, endpoint: str, timeout: float = 60.0) -> None:
         self.endpoint = endpoint
         self.timeout = timeout
+        self.auth_args = ['--os-auth-type', 'none', '--os-endpoint', endpoint]
         self.executable = os.path.join(sys.prefix, 'bin', 'openstack')
         # Ambient OS_* settings (a user's cloud, tokens) must not leak in.
         self.env = {
@@ -52,17 +56,35 @@ class TackerClient:
         #: output shows a secret.
         self.transcript: list[tuple[list[str], str, str]] = []
 
+    @classmethod
+    def with_password(
+        cls, credentials: dict[str, str], timeout: float = 60.0
+    ) -> TackerClient:
+        """A client authenticating with Keystone password credentials
+        (``auth_url``, ``username``, ``password``, ``project_name``...);
+        it finds vnfm in the catalog. The password goes by environment:
+        command lines are visible to every user of the host."""
+        client = cls('', timeout)
+        client.auth_args = [
+            '--os-auth-url',
+            credentials['auth_url'],
+            '--os-username',
+            credentials['username'],
+            '--os-project-name',
+            credentials['project_name'],
+            '--os-user-domain-name',
+            credentials['user_domain_name'],
+            '--os-project-domain-name',
+            credentials['project_domain_name'],
+        ]
+        client.env['OS_PASSWORD'] = credentials['password']
+        return client
+
     def argv(
         self, args: Sequence[str], api_version: str | None = None
     ) -> list[str]:
         """The full command line for ``openstack <args>``."""
-        argv = [
-            self.executable,
-            '--os-auth-type',
-            'none',
-            '--os-endpoint',
-            self.endpoint,
-        ]
+        argv = [self.executable, *self.auth_args]
         if api_version:
             argv += ['--os-tacker-api-version', api_version]
         return argv + list(args)

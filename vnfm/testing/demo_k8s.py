@@ -149,14 +149,18 @@ class DemoCluster:
 
 
 def cnf_instantiate_request(
-    namespace: str, vim_id: str | None = None
+    namespace: str,
+    vim_id: str | None = None,
+    flavour_id: str = 'simple',
+    def_files: list[str] | None = None,
 ) -> dict[str, Any]:
-    """InstantiateVnfRequest of samples/packages/cnf_simple into
-    ``namespace``; on registered VIM ``vim_id`` (None: the default VIM)."""
+    """InstantiateVnfRequest of ``flavour_id`` with ``def_files`` (default:
+    samples/packages/cnf_simple's) into ``namespace``; on registered VIM
+    ``vim_id`` (None: the default VIM)."""
     body: dict[str, Any] = {
-        'flavourId': 'simple',
+        'flavourId': flavour_id,
         'additionalParams': {
-            'lcm-kubernetes-def-files': CNF_DEF_FILES,
+            'lcm-kubernetes-def-files': def_files or CNF_DEF_FILES,
             'namespace': namespace,
         },
     }

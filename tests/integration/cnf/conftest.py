@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import shutil
 import subprocess  # nosec B404 - running kubectl
@@ -87,10 +88,16 @@ def cnf_services(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[procs.VnfmServices]:
     """vnfm-api and one vnfm-conductor serving Kubernetes VIMs, syncing
-    Pods every second."""
+    Pods every second; cnf_flavours' hook script may run."""
+    script = SAMPLES / 'cnf_flavours' / 'Scripts' / 'record_hook.py'
     svc = procs.VnfmServices(
         tmp_path_factory.mktemp('vnfm-cnf'),
         conf={
+            'mgmt_driver': {
+                'allowed_script_sha256': hashlib.sha256(
+                    script.read_bytes()
+                ).hexdigest()
+            },
             'infra': {'enabled_infra_drivers': 'noop,kubernetes'},
             'kubernetes': {
                 'sync_interval': 1,

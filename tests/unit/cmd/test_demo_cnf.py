@@ -12,7 +12,7 @@ from vnfm.cmd import demo_cnf
 from vnfm.cmd import demo_runner
 from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
-from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra import scaling
 from vnfm.objects import scale_level
 from vnfm.testing import demo_k8s
 
@@ -22,7 +22,7 @@ def test_cnf_samples_build_with_the_ids_the_requests_name(tmp_path):
 
     ids = [read_csar(p.read_bytes()).vnfd.vnfd_id for p in csars]
     assert ids[:2] == [demo_k8s.CNF_VNFD_ID, demo_k8s.CNF_V2_VNFD_ID]
-    assert len(set(ids)) == 4  # the update packages too, distinct
+    assert len(set(ids)) == 5  # the update and flavour ones, distinct
     assert demo_k8s.cnf_change_vnfpkg_request()['vnfdId'] == ids[1]
     for path in csars[:2]:  # every manifest the requests name is in both
         names = set(zipfile.ZipFile(io.BytesIO(path.read_bytes())).namelist())

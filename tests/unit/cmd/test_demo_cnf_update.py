@@ -25,7 +25,7 @@ def _after(restarted):
 
 
 def test_update_packages_hold_what_the_requests_name(tmp_path):
-    v1, v2 = demo_cnf.build_packages(tmp_path, demo._SAMPLES)[2:]
+    v1, v2 = demo_cnf.build_packages(tmp_path, demo._SAMPLES)[2:4]
     vnfd_v2 = read_csar(v2.read_bytes()).vnfd.vnfd_id
 
     body = demo_cnf_update.update_request(vnfd_v2)

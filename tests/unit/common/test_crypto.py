@@ -246,3 +246,41 @@ def test_split_processes_require_shared_keys(state_path):
     assert 'is not a Fernet key' in e.value.detail
     _keys(fernet.Fernet.generate_key())
     crypto.require_shared_keys('vnfm-api')
+
+
+# -- additionalParams ---------------------------------------------------------
+
+_PARAMS = {
+    'k8s_cluster_installation_param': {
+        'script_path': 'Scripts/install.sh',
+        'master_node': {'username': 'ubuntu', 'password': PASSWORD},
+        'worker_node': {'username': 'ubuntu', 'password': 'w0rker-pw-x'},
+        'nodes': [{'private_key': SECRET}, {'name': 'plain'}],
+    },
+    'lcm-operation-user-data': 'UserData/base.py',
+}
+
+
+def test_params_are_sealed_at_any_depth_and_unsealed_exactly():
+    sealed = crypto.seal_params(_PARAMS)
+    text = json.dumps(sealed)
+    for secret in (PASSWORD, 'w0rker-pw-x', SECRET):
+        assert secret not in text
+    inner = sealed['k8s_cluster_installation_param']
+    assert inner['master_node'] == {
+        'username': 'ubuntu',
+        'password': '********',
+    }
+    assert inner['nodes'][1] == {'name': 'plain'}
+    assert crypto.unseal_params(sealed) == _PARAMS
+
+
+def test_params_sealed_twice_keep_their_secrets():
+    sealed = crypto.seal_params(crypto.seal_params(_PARAMS))
+    assert crypto.unseal_params(sealed) == _PARAMS
+
+
+def test_params_without_secrets_are_stored_as_given():
+    plain = {'lcm-kubernetes-def-files': ['a.yaml'], 'password': None}
+    assert crypto.seal_params(plain) == plain
+    assert crypto.unseal_params(plain) == plain

@@ -10,6 +10,7 @@ import pytest
 import webob
 
 from vnfm.common import context
+from vnfm.common import crypto
 from vnfm.conductor import manager
 from vnfm.conductor import rpcapi
 from vnfm.conductor.service import ConductorService
@@ -20,6 +21,7 @@ from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.server import app as api_app
+from vnfm.testing import procs
 
 from ..lcm.fixtures import instantiate_params
 from ..lcm.fixtures import new_instance
@@ -59,6 +61,7 @@ def test_manager_exposes_exactly_the_client_methods():
             'onboard_package',
             'fetch_package',
             'test_notification_endpoint',
+            'check_vim',
         }
     )
 
@@ -138,6 +141,28 @@ def test_call_test_notification_endpoint(bus):
         'notification endpoint must.'
     )
     assert len(rcv.tests) == 2
+
+
+def test_call_check_vim_answers_why_keystone_is_unusable(bus):
+    client, _ = bus
+    port = procs.free_port()
+    vim = {
+        'type': 'openstack',
+        'auth_url': f'http://127.0.0.1:{port}/v3',
+        'vim_project': {'name': 'demo'},
+        'auth_cred': crypto.encrypt({'username': 'u', 'password': 'pw'}),
+        'extra': {},
+    }
+
+    detail = client.check_vim(context.get_admin_context(), vim)
+
+    assert detail.startswith(f'Keystone at http://127.0.0.1:{port}/v3 cannot')
+    assert (
+        client.check_vim(
+            context.get_admin_context(), dict(vim, type='kubernetes')
+        )
+        is None
+    )
 
 
 def test_stop_lets_running_op_finish(bus):

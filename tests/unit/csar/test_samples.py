@@ -142,3 +142,30 @@ def test_record_hook_without_record_file(tmp_path):
     result = _run_hook(tmp_path, 'terminate_end', env_record=False)
     assert (result.returncode, result.stdout.strip()) == (0, '{}')
     assert not (tmp_path / 'record.jsonl').exists()
+
+
+def test_vm_sample_models_what_heat_input_needs():
+    csar = read_csar(build_csar(str(SAMPLES / 'vm_simple')), CsarLimits())
+    flavour = csar.vnfd.flavours['simple']
+    vdu1, vdu2 = flavour.vdus['VDU1'], flavour.vdus['VDU2']
+    assert (vdu1.compute_flavour, vdu1.sw_image['name'], vdu1.storages) == (
+        'm1.tiny',
+        'ubuntu-22.04',
+        ['VirtualStorage'],
+    )
+    assert (vdu2.compute_flavour, vdu2.sw_image['name'], vdu2.storages) == (
+        'm1.tiny',
+        'cirros-0.6',
+        [],
+    )
+    assert {n: (c.vdu, c.virtual_link) for n, c in flavour.cps.items()} == {
+        'VDU1_CP1': ('VDU1', None),
+        'VDU2_CP1': ('VDU2', None),
+        'VDU2_CP2': ('VDU2', 'internalVL1'),
+    }
+    assert flavour.storages['VirtualStorage'].size_gb == 1
+    assert flavour.virtual_links == ['internalVL1']
+    assert flavour.scaling_aspects['VDU1_scale'].vdu_deltas == {
+        'VDU1': {'delta_1': 1}
+    }
+    assert type(csar.vnfd).from_dict(csar.vnfd.to_dict()) == csar.vnfd

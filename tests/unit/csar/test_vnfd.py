@@ -228,7 +228,7 @@ def test_hook_names_undeclared_artifact(sample):
     'name,msg',
     [
         ('instantiate_middle', 'unknown hook'),
-        ('change_flavour_start', 'not supported by vnfm'),
+        ('scale_to_level_start', 'not supported by vnfm'),
         ('scale_to_level_end', 'not supported by vnfm'),
         ('instantiate', 'not a hook'),
     ],

@@ -423,3 +423,51 @@ def test_scan_reads_in_chunks_every_row_once_in_order(db_backend):
 def test_scan_after_an_unknown_row_is_bad_request(db_backend):
     with pytest.raises(exceptions.BadRequest, match='list again'):
         list(api.instance_scan(after='no-such-id'))
+
+
+def _cluster_vim(name: str = 'k8s') -> dict:
+    return {
+        'id': '5d1e4c0a-2b4f-4c7e-9a51-0f3e2d1c6b77',
+        'name': name,
+        'type': 'kubernetes',
+        'status': 'ACTIVE',
+        'is_default': False,
+        'project_id': 'p1',
+        'auth_url': 'https://198.18.0.10:6443',
+        'auth_cred': 'sealed',
+    }
+
+
+def test_op_update_registers_and_deletes_vims_with_the_op(db_backend):
+    inst = _instance()
+    op = _op(inst['id'])
+    vim = _cluster_vim()
+
+    api.op_update(op['id'], {'owner': 'c1'}, vims={vim['id']: vim})
+    api.op_update(
+        op['id'], {'owner': 'c1'}, vims={vim['id']: dict(vim, name='k8s2')}
+    )
+    assert registry.vim_get(vim['id'])['name'] == 'k8s2'
+
+    api.op_update(op['id'], {'owner': None}, vims={vim['id']: None})
+    api.op_update(op['id'], {'owner': None}, vims={vim['id']: None})
+    assert registry.vim_list({'id': vim['id']}) == []
+
+
+def test_a_taken_vim_name_rolls_the_whole_update_back(db_backend):
+    inst = _instance()
+    op = _op(inst['id'])
+    vim = _cluster_vim()
+    registry.vim_create({k: v for k, v in vim.items() if k != 'id'})
+
+    with pytest.raises(exceptions.OperationFailed, match="'k8s' already"):
+        api.op_update(
+            op['id'],
+            {'owner': 'c1'},
+            instance_values={'vnf_instance_name': 'changed'},
+            vims={vim['id']: vim},
+        )
+
+    assert api.op_get(op['id'])['owner'] is None
+    assert api.instance_get(inst['id'])['vnf_instance_name'] is None
+    assert registry.vim_list({'id': vim['id']}) == []

@@ -113,11 +113,11 @@ def test_unsupported_operation_aborts(db_url, hook_record):
     inst = instantiated(onboarded_package())
     lcm, _ = make_lcm()
 
-    op = run_op(lcm, inst, 'CHANGE_FLAVOUR', {'newFlavourId': 'big'})
+    op = run_op(lcm, inst, 'CREATE_SNAPSHOT', {})
 
     assert op['operation_state'] == 'ROLLED_BACK'
     assert op['error']['detail'] == (
-        'vnfm does not support CHANGE_FLAVOUR yet.'
+        'vnfm does not support CREATE_SNAPSHOT yet.'
     )
 
 

@@ -63,5 +63,15 @@ def test_enabled_is_the_union_of_the_named_drivers():
         'SCALE_TO_LEVEL',
         'HEAL',
         'OPERATE',
+        'CHANGE_FLAVOUR',
         'CHANGE_VNFPKG',
     }
+
+
+def test_openstack_changes_flavour_but_does_not_operate():
+    # Servers are started and stopped through Nova, which the cloud vnfm
+    # is tested on has not: OPERATE is not offered for OpenStack VIMs.
+    enabled = infra.enabled(('openstack',))
+    ops = enabled.operations(['ETSINFV.OPENSTACK_KEYSTONE.V_3'])
+    assert 'CHANGE_FLAVOUR' in ops
+    assert 'OPERATE' not in ops

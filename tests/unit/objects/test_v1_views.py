@@ -175,8 +175,11 @@ def test_instance_view_has_v1_shape():
         'terminate': {'href': f'{href}/terminate'},
         'scale': {'href': f'{href}/scale'},
         'scaleToLevel': {'href': f'{href}/scale_to_level'},
+        'changeFlavour': {'href': f'{href}/change_flavour'},
         'heal': {'href': f'{href}/heal'},
         'operate': {'href': f'{href}/operate'},
+        # The default drivers include OpenStack's, which runs it.
+        'changeExtConn': {'href': f'{href}/change_ext_conn'},
     }
     assert 'project_id' not in out and '_sealed' not in str(out)
 

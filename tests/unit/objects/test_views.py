@@ -58,6 +58,7 @@ def test_instance_view_masks_secrets_and_links():
         'terminate': {'href': f'{href}/terminate'},
         'scale': {'href': f'{href}/scale'},
         'scaleToLevel': {'href': f'{href}/scale_to_level'},
+        'changeFlavour': {'href': f'{href}/change_flavour'},
         'heal': {'href': f'{href}/heal'},
         'operate': {'href': f'{href}/operate'},
     }

@@ -40,6 +40,8 @@ class FakeRPC:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, tuple]] = []
+        # What check_vim answers (None: the VIM accepted the credentials).
+        self.vim_check: str | None = None
 
     def start_lcm_op(self, ctx: Any, op_id: str) -> None:
         self.calls.append(('start_lcm_op', (op_id,)))
@@ -61,6 +63,10 @@ class FakeRPC:
         return notifier.test_notification_endpoint(
             callback_uri, authentication, api_version
         )
+
+    def check_vim(self, ctx: Any, vim: dict) -> str | None:
+        self.calls.append(('check_vim', (vim,)))
+        return self.vim_check
 
 
 class Client:
@@ -138,6 +144,32 @@ def client(database: None, rpc: FakeRPC) -> Iterator[Client]:
     CONF.clear_override('auth_strategy', group='api')
     CONF.clear_override('enabled_infra_drivers', group='infra')
     CONF.clear_override('allowed_networks', group='outbound')
+    policies.reset()
+
+
+def identity(project: str, *roles: str, user: str = 'u1') -> dict:
+    """The headers keystonemiddleware sets for a valid token of ``user``
+    with ``roles`` in ``project``."""
+    return {
+        'X-Identity-Status': 'Confirmed',
+        'X-User-Id': user,
+        'X-Project-Id': project,
+        'X-Roles': ','.join(roles),
+    }
+
+
+@pytest.fixture
+def keystone_client(database: None, rpc: FakeRPC) -> Iterator[Client]:
+    """A client of the API under ``auth_strategy = keystone``, without the
+    middleware: requests carry the headers it would set (identity())."""
+    CONF.set_override('auth_strategy', 'keystone', group='api')
+    CONF.set_override(
+        'enabled_infra_drivers', ['noop', 'kubernetes'], group='infra'
+    )
+    policies.reset()
+    yield Client(api_app.Application(rpc))
+    CONF.clear_override('auth_strategy', group='api')
+    CONF.clear_override('enabled_infra_drivers', group='infra')
     policies.reset()
 
 
@@ -266,22 +298,37 @@ def json_of(resp: webob.Response) -> Any:
     return orjson.loads(resp.body)
 
 
+def _publish(
+    monkeypatch: pytest.MonkeyPatch, operations: tuple[str, ...], add: bool
+) -> None:
+    """The noop driver publishes ``operations`` too (``add``) or no more."""
+    changed = {states.LcmOperation(op) for op in operations}
+    monkeypatch.setattr(
+        infra,
+        'NOOP',
+        dataclasses.replace(
+            infra.NOOP,
+            operations=(
+                infra.NOOP.operations | changed
+                if add
+                else infra.NOOP.operations - changed
+            ),
+        ),
+    )
+    infra.enabled.cache_clear()
+
+
 @pytest.fixture
 def driver_supports(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """``declare(*operations)``: the noop driver publishes these operations
     too, as a driver that learns them would."""
+    yield lambda *operations: _publish(monkeypatch, operations, add=True)
+    infra.enabled.cache_clear()
 
-    def declare(*operations: str) -> None:
-        monkeypatch.setattr(
-            infra,
-            'NOOP',
-            dataclasses.replace(
-                infra.NOOP,
-                operations=infra.NOOP.operations
-                | {states.LcmOperation(op) for op in operations},
-            ),
-        )
-        infra.enabled.cache_clear()
 
-    yield declare
+@pytest.fixture
+def driver_lacks(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """``withdraw(*operations)``: the noop driver no longer publishes these
+    operations, as a driver that lacks them."""
+    yield lambda *operations: _publish(monkeypatch, operations, add=False)
     infra.enabled.cache_clear()

@@ -169,13 +169,67 @@ def test_keystone_context_from_headers(database, rpc):
             'X-Identity-Status': 'Confirmed',
             'X-User-Id': 'u1',
             'X-Project-Id': 'p1',
-            'X-Roles': 'member',
+            # Keystone puts the implied role reader in a member's token.
+            'X-Roles': 'member,reader',
         }
         resp = client.lcm('GET', '/vnf_instances', headers=headers)
         assert resp.status_int == 200
     finally:
         CONF.clear_override('auth_strategy', group='api')
         policies.reset()
+
+
+def test_keystone_401_is_problem_details_with_www_authenticate(database, rpc):
+    """keystonemiddleware passes the request on (delay_auth_decision), the
+    app answers a ProblemDetails 401, the middleware adds where to get a
+    token."""
+    from keystonemiddleware.auth_token import _opts  # noqa: F401 (options)
+
+    from tests.unit.server.conftest import Client
+
+    CONF.set_override('auth_strategy', 'keystone', group='api')
+    CONF.set_override(
+        'www_authenticate_uri',
+        'http://keystone.example/v3',
+        group='keystone_authtoken',
+    )
+    try:
+        client = Client(api_app.build_app(rpc=rpc))
+        resp = client.lcm('GET', '/vnf_instances')
+        assert 'X-Auth-Token' in _problem(resp, 401)
+        assert resp.headers['WWW-Authenticate'] == (
+            'Keystone uri="http://keystone.example/v3"'
+        )
+    finally:
+        CONF.clear_override('auth_strategy', group='api')
+        CONF.clear_override('www_authenticate_uri', group='keystone_authtoken')
+
+
+def test_keystone_reader_is_forbidden_to_create(keystone_client):
+    from tests.unit.server.conftest import identity
+
+    reader = identity('p1', 'reader')
+    resp = keystone_client.lcm(
+        'POST', '/vnf_instances', {'vnfdId': 'x'}, headers=reader
+    )
+    assert 'create' in _problem(resp, 403)
+    resp = keystone_client.lcm('GET', '/vnf_instances', headers=reader)
+    assert resp.status_int == 200
+
+
+def test_keystone_token_without_a_project_is_403(keystone_client):
+    from tests.unit.server.conftest import identity
+
+    # A domain-scoped token: roles, no project.
+    headers = identity('', 'member', 'reader')
+    del headers['X-Project-Id']
+    headers['X-Domain-Id'] = 'default'
+    resp = keystone_client.lcm(
+        'POST', '/vnf_instances', {'vnfdId': 'x'}, headers=headers
+    )
+    assert 'project-scoped' in _problem(resp, 403)
+    resp = keystone_client.lcm('GET', '/vnf_instances', headers=headers)
+    assert 'project-scoped' in _problem(resp, 403)
 
 
 @pytest.mark.parametrize(

@@ -31,15 +31,16 @@ def test_admin_context():
     assert ctx.is_admin and 'admin' in ctx.roles
 
 
-def test_policies_have_operations_and_owner_default():
+def test_policies_have_operations_and_project_default():
     rules = {r.name: r for r in policies.list_rules()}
     create = rules[policies.LCM + 'create']
     assert create.operations == [
         {'method': 'POST', 'path': '/vnflcm/v2/vnf_instances'}
     ]
     policies.reset()
+    # Keystone puts the implied role reader in a member's token.
     member = context.RequestContext(
-        user_id='u', project_id='p', roles=['member']
+        user_id='u', project_id='p', roles=['member', 'reader']
     )
     rule = policies.LCM + 'show'
     assert policies.check(rule, {'project_id': 'p'}, member)

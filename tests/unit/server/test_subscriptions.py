@@ -13,6 +13,7 @@ import pytest
 
 from tests.unit.conductor.receiver import Receiver
 from tests.unit.conductor.receiver import make_tls
+from tests.unit.server.conftest import identity
 from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_package
 from vnfm.clients import http
@@ -416,3 +417,31 @@ def test_token_endpoint_inside_is_refused_by_default(
     )
     assert '169.254' not in detail and PASSWORD not in detail
     assert connects == []
+
+
+def test_subscriptions_belong_to_their_project(keystone_client):
+    CONF.set_override('test_callback_uri', False, group='notifications')
+    try:
+        owner = identity('pa', 'member', 'reader')
+        resp = keystone_client.lcm(
+            'POST',
+            '/subscriptions',
+            _request('http://127.0.0.1:9/cb'),
+            headers=owner,
+        )
+    finally:
+        CONF.clear_override('test_callback_uri', group='notifications')
+    assert resp.status_int == 201, resp.body
+    sub_id = json_of(resp)['id']
+    other = identity('pb', 'member', 'reader')
+    path = f'/subscriptions/{sub_id}'
+
+    listed = keystone_client.lcm('GET', '/subscriptions', headers=other)
+    assert json_of(listed) == []
+    assert keystone_client.lcm('GET', path, headers=other).status_int == 404
+    assert keystone_client.lcm('DELETE', path, headers=other).status_int == 404
+    reader = identity('pa', 'reader')
+    assert keystone_client.lcm('GET', path, headers=reader).status_int == 200
+    assert (
+        keystone_client.lcm('DELETE', path, headers=reader).status_int == 403
+    )

@@ -322,7 +322,7 @@ def project_client(client):
             'X-Identity-Status': 'Confirmed',
             'X-Project-Id': project,
             'X-User-Id': 'u-' + project,
-            'X-Roles': 'member',
+            'X-Roles': 'member,reader',
         }
         client.app, saved = app, client.app
         try:
@@ -362,3 +362,52 @@ def test_projects_see_only_their_vims(project_client):
         'p2', 'POST', '/v1.0/vims.json', k8s_body('x', tenant_id='p1')
     )
     assert r.status_int == 403
+
+
+def test_an_openstack_vim_is_checked_by_a_conductor_then_reachable(
+    client, rpc
+):
+    vim = register(client, os_body())['vim']
+
+    assert vim['status'] == 'REACHABLE'
+    [(name, (checked,))] = [c for c in rpc.calls if c[0] == 'check_vim']
+    assert checked['auth_url'] == 'http://keystone/identity/v3'
+    # The credentials travel sealed, as they are stored.
+    assert PASSWORD not in repr(checked)
+    assert vim_obj.credentials(checked)['password'] == PASSWORD
+
+
+def test_credentials_keystone_refuses_register_nothing(client, rpc):
+    rpc.vim_check = 'Keystone at http://keystone/identity/v3 refused the ' + (
+        'credentials: check the username, password, project and domains.'
+    )
+
+    r = client.request('POST', '/v1.0/vims.json', os_body())
+
+    assert r.status_int == 400
+    assert (
+        json_of(r)['detail'] == f'The VIM was not registered: {rpc.vim_check}'
+    )
+    assert_no_secret(r)
+    assert json_of(client.request('GET', '/v1.0/vims.json'))['vims'] == []
+
+
+def test_new_openstack_credentials_are_checked_again(client, rpc):
+    vim = register(client, os_body())['vim']
+    rpc.vim_check = 'Keystone at http://keystone/identity/v3 refused.'
+
+    r = client.request(
+        'PUT',
+        f'/v1.0/vims/{vim["id"]}.json',
+        {'vim': {'auth_cred': {'password': 'other'}}},
+    )
+
+    assert r.status_int == 400
+    shown = json_of(client.request('GET', f'/v1.0/vims/{vim["id"]}.json'))
+    assert shown['vim']['status'] == 'REACHABLE'
+
+
+def test_a_kubernetes_vim_is_not_contacted(client, rpc):
+    register(client, k8s_body())
+
+    assert not [c for c in rpc.calls if c[0] == 'check_vim']

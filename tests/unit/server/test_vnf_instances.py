@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.unit.server.conftest import identity
 from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_instance
 from tests.unit.server.conftest import make_op
@@ -304,6 +305,7 @@ def test_unsupported_operation_is_neither_advertised_nor_accepted(client, rpc):
         'terminate',
         'scale',
         'scaleToLevel',
+        'changeFlavour',
         'heal',
         'operate',
     }
@@ -551,3 +553,26 @@ def test_operate_needs_instantiated(client):
         {'changeStateTo': 'STOPPED'},
     )
     assert resp.status_int == 409
+
+
+def test_create_from_another_projects_package_is_422(keystone_client):
+    make_package(project_id='pa')
+    body = {'vnfdId': 'vnfd-1'}
+    other = identity('pb', 'member', 'reader')
+    resp = keystone_client.lcm('POST', '/vnf_instances', body, headers=other)
+    assert resp.status_int == 422
+    owner = identity('pa', 'member', 'reader')
+    resp = keystone_client.lcm('POST', '/vnf_instances', body, headers=owner)
+    assert resp.status_int == 201
+    assert json_of(resp)['vnfdId'] == 'vnfd-1'
+    assert db.instance_list()[0]['project_id'] == 'pa'
+
+
+def test_another_projects_instance_is_404(keystone_client):
+    inst = make_instance(make_package(project_id='pa'), project_id='pa')
+    other = identity('pb', 'member', 'reader')
+    path = f'/vnf_instances/{inst["id"]}'
+    assert keystone_client.lcm('GET', path, headers=other).status_int == 404
+    assert keystone_client.lcm('DELETE', path, headers=other).status_int == 404
+    listed = keystone_client.lcm('GET', '/vnf_instances', headers=other)
+    assert json_of(listed) == []

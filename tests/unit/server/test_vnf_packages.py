@@ -8,6 +8,7 @@ import zipfile
 import pytest
 
 from tests.unit.server.conftest import csar_bytes
+from tests.unit.server.conftest import identity
 from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_instance
 from tests.unit.server.conftest import make_package
@@ -349,3 +350,39 @@ def test_upload_from_uri_with_a_query_seals_the_uri(client, rpc):
     assert crypto.decrypt(source[crypto.SEALED]) == {
         'addressInformation': 'https://example.com/p.zip?X-Sig=t0ken'
     }
+
+
+def test_packages_belong_to_their_project(keystone_client):
+    member_a = identity('pa', 'member', 'reader')
+    member_b = identity('pb', 'member', 'reader')
+    resp = keystone_client.pkg('POST', '/vnf_packages', {}, headers=member_a)
+    created = json_of(resp)
+    path = f'/vnf_packages/{created["id"]}'
+    assert db.package_get(created['id'])['project_id'] == 'pa'
+
+    listed = json_of(
+        keystone_client.pkg('GET', '/vnf_packages', headers=member_b)
+    )
+    assert listed == []
+    for method, body in (('GET', None), ('PATCH', {'userDefinedData': {}})):
+        resp = keystone_client.pkg(method, path, body, headers=member_b)
+        assert resp.status_int == 404
+    resp = keystone_client.pkg('DELETE', path, headers=member_b)
+    assert resp.status_int == 404
+    resp = keystone_client.pkg('GET', path, headers=member_a)
+    assert resp.status_int == 200
+    admin = identity('padmin', 'admin', 'member', 'reader')
+    listed = json_of(
+        keystone_client.pkg('GET', '/vnf_packages', headers=admin)
+    )
+    assert [p['id'] for p in listed] == [created['id']]
+
+
+def test_content_of_another_projects_package_is_404(keystone_client):
+    pkg = make_package(content=csar_bytes(), project_id='pa')
+    other = identity('pb', 'member', 'reader')
+    for suffix in ('/package_content', '/vnfd'):
+        resp = keystone_client.pkg(
+            'GET', f'/vnf_packages/{pkg["id"]}{suffix}', headers=other
+        )
+        assert resp.status_int == 404

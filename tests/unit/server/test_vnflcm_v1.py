@@ -469,6 +469,7 @@ def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
         'terminate',
         'scale',
         'scaleToLevel',
+        'changeFlavour',
         'heal',
         'operate',
     }

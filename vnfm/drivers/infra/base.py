@@ -42,6 +42,9 @@ class InfraContext:
     # CHANGE_VNFPKG: the target package and its VNFD.
     target_vnfd: dict[str, Any] | None = None
     target_package: PackageFiles | None = None
+    # The op occurrence's id: a FORCEFUL cancel kills the package code
+    # (user-data classes) running for it.
+    op_id: str | None = None
 
     def remaining(self) -> float:
         """Seconds left before the deadline; DeadlineExceeded if none."""
@@ -160,6 +163,34 @@ class InfraDriver(abc.ABC):
         """Undo a failed operate (per ctx.work)."""
         raise exceptions.OperationFailed(
             f'The {type(self).__name__} cannot start or stop VNFCs.'
+        )
+
+    def change_flavour(self, ctx: InfraContext) -> InfraResult:
+        """Move the instance to ctx.request's newFlavourId (a
+        ChangeVnfFlavourRequest); only drivers that declare CHANGE_FLAVOUR
+        implement it."""
+        raise exceptions.OperationFailed(
+            f'The {type(self).__name__} cannot change the flavour of a VNF.'
+        )
+
+    def rollback_change_flavour(self, ctx: InfraContext) -> InfraResult:
+        """Return to the source flavour after a failed change (ctx.work)."""
+        raise exceptions.OperationFailed(
+            f'The {type(self).__name__} cannot change the flavour of a VNF.'
+        )
+
+    def change_ext_conn(self, ctx: InfraContext) -> InfraResult:
+        """Put the external CPs on the networks of ctx.request's
+        extVirtualLinks; only drivers that declare CHANGE_EXT_CONN
+        implement it."""
+        raise exceptions.OperationFailed(
+            f'The {type(self).__name__} cannot change external connectivity.'
+        )
+
+    def rollback_change_ext_conn(self, ctx: InfraContext) -> InfraResult:
+        """Put the CPs back after a failed change (ctx.work)."""
+        raise exceptions.OperationFailed(
+            f'The {type(self).__name__} cannot change external connectivity.'
         )
 
     def sync(self, ctx: SyncContext) -> dict[str, Any] | None:

@@ -73,6 +73,7 @@ class InfraDrivers:
             for vid, info in entries.items()
             if isinstance(info, dict)
             and info.get('vimType') in self._by_vim_type
+            and not (info.get('extra') or {}).get(infra.PROVIDED_VIM)
         }
         served = {
             self._by_vim_type[info['vimType']][0] for info in matched.values()

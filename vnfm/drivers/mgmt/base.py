@@ -15,7 +15,16 @@ Changes a hook may return (each key optional):
 RFC 7396, applied to the instance), ``resourceChanges`` (lists appended
 to the op occurrence's resourceChanges) and ``changedInfo`` (a merge patch
 of the op occurrence's changedInfo only, never applied to the instance:
-what a hook reports, e.g. the objects a container update replaced).
+what a hook reports, e.g. the objects a container update replaced) and
+``vims``: VIMs to add to or remove from vnfm's registry (``/v1.0/vims``),
+``{'register': [<vim>], 'delete': [<vim id>]}``. A ``<vim>`` is a Tacker
+VIM body (``name``, ``type``, ``auth_url``, ``auth_cred``, optionally
+``description``, ``vim_project``, ``extra``) with an ``id`` the hook
+chooses (the same on every run, so a retried operation registers it once;
+registering an id again updates that VIM). lcm records these changes in
+the transaction that ends the operation, the VIMs in the instance's
+project; a name already taken there fails the operation (FAILED_TEMP).
+The runner seals ``auth_cred`` as soon as the hook returns.
 
 A hook that changes things in several steps keeps what it needs for its
 rollback in ``ctx.work`` and calls ``ctx.save_work()`` before changing
@@ -54,8 +63,10 @@ CHANGE_KEYS = frozenset(
         'vimConnectionInfo',
         'resourceChanges',
         'changedInfo',
+        'vims',
     }
 )
+VIM_REQUIRED = ('id', 'name', 'type', 'auth_url', 'auth_cred')
 
 
 @dataclasses.dataclass
@@ -86,6 +97,12 @@ class HookContext:
     # Shows (None: stops showing) what the hook waits for on the op
     # occurrence while it runs.
     progress: Callable[[str | None], None] | None = None
+    # The instantiated VNF instances (other than this one) whose
+    # vimConnectionInfo names a VIM id: [{'id':..., 'vnfInstanceName':...}].
+    vim_users: Callable[[str], list[dict[str, Any]]] | None = None
+    # The request (additionalParams in clear) of the instantiation that
+    # made the instance what it is ({} if none).
+    instantiate_request: Callable[[], dict[str, Any]] | None = None
 
     def save_work(self) -> None:
         """Persist ``work`` now (no-op when the caller keeps none)."""
@@ -96,6 +113,16 @@ class HookContext:
         """Tell operators what the hook waits for (None: nothing now)."""
         if self.progress is not None:
             self.progress(message)
+
+    def instances_using(self, vim_id: str) -> list[dict[str, Any]]:
+        """The other instantiated VNF instances that use VIM ``vim_id``."""
+        return self.vim_users(vim_id) if self.vim_users is not None else []
+
+    def instantiated_with(self) -> dict[str, Any]:
+        """The InstantiateVnfRequest of the instance's instantiation."""
+        if self.instantiate_request is None:
+            return {}
+        return self.instantiate_request()
 
     def remaining(self) -> float:
         """Seconds left before the deadline; DeadlineExceeded if none."""
@@ -149,7 +176,26 @@ def check_changes(where: str, changes: Any) -> dict[str, Any]:
             f'{where} returned unknown changes {", ".join(unknown)}; '
             f'allowed: {", ".join(sorted(CHANGE_KEYS))}.'
         )
+    if 'vims' in changes:
+        _check_vims(where, changes['vims'])
     return changes
+
+
+def _check_vims(where: str, vims: Any) -> None:
+    what = f'{where} returned vims'
+    if not isinstance(vims, dict) or set(vims) - {'register', 'delete'}:
+        raise exceptions.OperationFailed(
+            f'{what} that is not {{"register": [...], "delete": [...]}}.'
+        )
+    for vim in vims.get('register') or []:
+        missing = [k for k in VIM_REQUIRED if not vim.get(k)]
+        if missing or not isinstance(vim.get('auth_cred'), (dict, str)):
+            raise exceptions.OperationFailed(
+                f'{what}/register with a VIM without '
+                f'{", ".join(missing or ["auth_cred"])}.'
+            )
+    if not all(isinstance(v, str) for v in vims.get('delete') or []):
+        raise exceptions.OperationFailed(f'{what}/delete that are not ids.')
 
 
 class MgmtDriver:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.drivers import loader
 from vnfm.drivers.mgmt import base
@@ -67,11 +68,32 @@ class MgmtRunner:
         """Run a hook; OperationFailed/DeadlineExceeded if it fails."""
         result = self._driver_for(ctx).run_hook(ctx)
         base.check_changes(f'{ctx.hook} hook', result.changes)
-        return result
+        return _sealed(result)
 
     def rollback(self, ctx: base.HookContext) -> base.HookResult:
         """Undo a hook that ran, when its driver knows how; its changes are
         checked as a forward hook's are."""
         result = self._driver_for(ctx).rollback_hook(ctx)
         base.check_changes(f'rollback_{ctx.hook} hook', result.changes)
-        return result
+        return _sealed(result)
+
+
+def _sealed(result: base.HookResult) -> base.HookResult:
+    """``result`` with the secrets it carries encrypted (hook results are
+    kept with the op occurrence): the credentials of the VIMs it registers
+    and the secrets of its vimConnectionInfo."""
+    changes = dict(result.changes)
+    if changes.get('vimConnectionInfo') is not None:
+        changes['vimConnectionInfo'] = crypto.seal_vim_connection_info(
+            changes['vimConnectionInfo']
+        )
+    vims = changes.get('vims')
+    if vims and vims.get('register'):
+        register = [
+            dict(v, auth_cred=crypto.encrypt(v['auth_cred']))
+            if isinstance(v['auth_cred'], dict)
+            else v
+            for v in vims['register']
+        ]
+        changes['vims'] = dict(vims, register=register)
+    return base.HookResult(changes=changes)

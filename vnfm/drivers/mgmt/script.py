@@ -1,50 +1,26 @@
-"""Hook scripts from the package, run in a subprocess (design.rst §5).
+"""Hook scripts from the package, run in vnfm's sandbox (design.rst §5;
+``vnfm.drivers.sandbox`` says how they run and what bounds them).
 
 Protocol: the script gets a JSON document on stdin (hook, operation,
 vnf_instance, vnf_lcm_op_occ, request, package_dir, vim_connection_info),
-runs with the extracted package as its working directory in a private
-temporary directory, and writes a JSON object to stdout (``{"changes":
-{...}}``, optional). stderr is its log. A non-zero exit, a timeout or output
-that is not a JSON object fails the operation with the tail of stderr
-(at most DETAIL_STDERR characters), from which the values of the
-credentials the script was given (vimConnectionInfo, the request) are
-removed, as they are from the log.
-
-The script runs as ``python -I -- <absolute path>``: a file name is never
-read as an option and files of the package cannot shadow the modules an
-allowed script imports.
+runs with the extracted package as its working directory, and writes a JSON
+object to stdout (``{"changes": {...}}``, optional). stderr is its log. The
+values of the credentials the script was given (vimConnectionInfo, the
+request) are removed from its stderr in error details and the log.
 
 Only scripts whose SHA-256 is in ``[mgmt_driver] allowed_script_sha256`` run
-(unless ``allow_any_script``). The environment holds PATH, HOME (the private
-directory), LANG and, when the conductor has it, VNFM_HOOK_RECORD.
+(unless ``allow_any_script``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import io
-import json
-import logging
-import os
-import signal
-import subprocess
-import sys
-import tempfile
-import threading
-from typing import IO, Any
+from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.common import scrub
 from vnfm.conf import CONF
+from vnfm.drivers import sandbox
 from vnfm.drivers.mgmt import base
-from vnfm.drivers.mgmt import processes
-
-LOG = logging.getLogger(__name__)
-PASSED_ENV = ('VNFM_HOOK_RECORD',)
-# Characters of a script's stderr kept in an error detail (the tail: the
-# last lines say why it failed); the log keeps up to max_output_bytes.
-DETAIL_STDERR = 4096
 
 
 class ScriptMgmtDriver(base.MgmtDriver):
@@ -56,239 +32,37 @@ class ScriptMgmtDriver(base.MgmtDriver):
         """Run the script named by the hook definition."""
         path = ctx.definition.get('file')
         where = f'{ctx.hook} hook {path}'
-        if not path or path not in ctx.package:
+        if not path:
             raise exceptions.OperationFailed(
                 f'{where}: the script is not in package '
                 f'{ctx.package.package_id}.'
             )
-        _check_allowed(where, ctx.package.read(path))
-        secrets = scrub.secret_values(ctx.vim_connection_info, ctx.request)
-        with tempfile.TemporaryDirectory(prefix='vnfm-hook-') as tmp:
-            package_dir = os.path.join(tmp, 'package')
-            os.mkdir(package_dir)
-            os.mkdir(os.path.join(tmp, 'home'))
-            ctx.package.extract_to(package_dir)
-            doc = _document(ctx, package_dir)
-            rc, out, err = _run(
-                where,
-                _command(package_dir, path),
-                doc,
-                package_dir,
-                _environment(tmp),
-                min(ctx.remaining(), CONF.mgmt_driver.script_timeout),
-                secrets,
-                op_id=ctx.vnf_lcm_op_occ.get('id'),
-            )
-        if err.text:
-            LOG.info(
-                '%s (vnf instance %s) stderr:\n%s',
-                where,
-                ctx.vnf_instance.get('id'),
-                err.text,
-            )
-        if rc != 0:
-            raise exceptions.OperationFailed(
-                f'{where} exited with {rc}: {err.tail()}'
-            )
-        return base.HookResult(changes=_changes(where, out, secrets))
+        out = sandbox.run(
+            where,
+            ctx.package,
+            path,
+            lambda package_dir: _document(ctx, package_dir),
+            min(ctx.remaining(), CONF.mgmt_driver.script_timeout),
+            scrub.secret_values(ctx.vim_connection_info, ctx.request),
+            op_id=ctx.vnf_lcm_op_occ.get('id'),
+            instance_id=ctx.vnf_instance.get('id'),
+        )
+        return base.HookResult(
+            changes=base.check_changes(where, out.get('changes', {}))
+        )
 
     def rollback_hook(self, ctx: base.HookContext) -> base.HookResult:
         """Scripts have no rollback entry point: nothing to run."""
         return base.HookResult()
 
 
-def _check_allowed(where: str, script: bytes) -> None:
-    digest = hashlib.sha256(script).hexdigest()
-    allowed = {
-        d.strip().lower() for d in CONF.mgmt_driver.allowed_script_sha256
+def _document(ctx: base.HookContext, package_dir: str) -> dict[str, Any]:
+    return {
+        'hook': ctx.hook,
+        'operation': ctx.operation,
+        'vnf_instance': ctx.vnf_instance,
+        'vnf_lcm_op_occ': ctx.vnf_lcm_op_occ,
+        'request': ctx.request,
+        'package_dir': package_dir,
+        'vim_connection_info': ctx.vim_connection_info,
     }
-    if CONF.mgmt_driver.allow_any_script or digest in allowed:
-        return
-    raise exceptions.OperationFailed(
-        f'{where} is not allowed to run: its SHA-256 {digest} is not in '
-        '[mgmt_driver] allowed_script_sha256.'
-    )
-
-
-def _python() -> str:
-    return CONF.mgmt_driver.python_executable or sys.executable
-
-
-def _command(package_dir: str, path: str) -> list[str]:
-    """The interpreter's argv: isolated mode (no environment, no user site,
-    not the script's directory on sys.path, so package files cannot shadow
-    what an allowed script imports) and the script by absolute path after
-    ``--``, so no file name is ever read as an option."""
-    return [_python(), '-I', '--', os.path.join(package_dir, path)]
-
-
-def _environment(tmp: str) -> dict[str, str]:
-    env = {
-        'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
-        'HOME': os.path.join(tmp, 'home'),
-        'LANG': os.environ.get('LANG', 'C.UTF-8'),
-    }
-    env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
-    return env
-
-
-def _document(ctx: base.HookContext, package_dir: str) -> bytes:
-    return json.dumps(
-        {
-            'hook': ctx.hook,
-            'operation': ctx.operation,
-            'vnf_instance': ctx.vnf_instance,
-            'vnf_lcm_op_occ': ctx.vnf_lcm_op_occ,
-            'request': ctx.request,
-            'package_dir': package_dir,
-            'vim_connection_info': ctx.vim_connection_info,
-        }
-    ).encode('utf-8')
-
-
-def _text(data: bytes) -> str:
-    return data.decode('utf-8', 'replace').strip()
-
-
-def _changes(where: str, out: bytes, secrets: set[str]) -> dict[str, Any]:
-    if not out.strip():
-        return {}
-    try:
-        doc = json.loads(out)
-    except ValueError as e:
-        raise exceptions.OperationFailed(
-            f'{where} wrote output that is not JSON ({e}): '
-            f'{scrub.scrub(_text(out), secrets)[:200]}'
-        ) from None
-    if not isinstance(doc, dict):
-        raise exceptions.OperationFailed(
-            f'{where} wrote JSON that is not an object.'
-        )
-    return base.check_changes(where, doc.get('changes', {}))
-
-
-class _Capture(threading.Thread):
-    """Reads a pipe to its end keeping at most ``limit`` bytes: the head
-    (stdout: more is an error) or the tail (stderr: the latest lines)."""
-
-    def __init__(
-        self, pipe: io.BufferedReader, limit: int, keep_tail: bool
-    ) -> None:
-        super().__init__(daemon=True)
-        self.pipe, self.limit, self.keep_tail = pipe, limit, keep_tail
-        self.data = bytearray()
-        self.overflow = False
-
-    def run(self) -> None:
-        while chunk := self.pipe.read1(65536):
-            self.data += chunk
-            if len(self.data) > self.limit:
-                self.overflow = True
-                if self.keep_tail:
-                    del self.data[: len(self.data) - self.limit]
-                else:
-                    del self.data[self.limit :]
-
-
-def _feed(pipe: IO[bytes], data: bytes) -> None:
-    try:
-        pipe.write(data)
-        pipe.close()
-    except BrokenPipeError:
-        pass  # the script exits without reading stdin: allowed
-
-
-class Stderr:
-    """A script's stderr as it may be logged and stored: scrubbed of the
-    secrets the script was given, and cut to its tail for error details."""
-
-    def __init__(self, data: bytes, cut: bool, secrets: set[str]) -> None:
-        text = _text(data)
-        self.text = (
-            scrub.scrub_cut(text, secrets)
-            if cut
-            else scrub.scrub(text, secrets)
-        )
-        self.cut = cut
-
-    def tail(self) -> str:
-        """At most DETAIL_STDERR characters, saying so when cut."""
-        if not self.cut and len(self.text) <= DETAIL_STDERR:
-            return self.text
-        tail = self.text[-DETAIL_STDERR:]
-        return f'[stderr cut, its last {len(tail)} characters follow] {tail}'
-
-
-def _run(
-    where: str,
-    cmd: list[str],
-    doc: bytes,
-    cwd: str,
-    env: dict[str, str],
-    timeout: float,
-    secrets: set[str],
-    op_id: str | None = None,
-) -> tuple[int, bytes, Stderr]:
-    """Run ``cmd`` in its own process group; kill the group on timeout.
-    While it runs, a FORCEFUL cancel of ``op_id`` can kill it
-    (``processes``)."""
-    proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
-        cmd,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-    )
-    processes.started(op_id, proc)
-    try:
-        return _wait(where, proc, doc, timeout, secrets)
-    finally:
-        processes.finished(op_id, proc)
-
-
-def _wait(
-    where: str,
-    proc: subprocess.Popen,
-    doc: bytes,
-    timeout: float,
-    secrets: set[str],
-) -> tuple[int, bytes, Stderr]:
-    limit = CONF.mgmt_driver.max_output_bytes
-    # PIPE with the default buffering: buffered binary readers.
-    assert isinstance(proc.stdout, io.BufferedReader)
-    assert isinstance(proc.stderr, io.BufferedReader)
-    out = _Capture(proc.stdout, limit, keep_tail=False)
-    err = _Capture(proc.stderr, limit, keep_tail=True)
-    feeder = threading.Thread(
-        target=_feed, args=(proc.stdin, doc), daemon=True
-    )
-    for thread in (out, err, feeder):
-        thread.start()
-    try:
-        rc = proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        err.join(5)
-        stderr = Stderr(bytes(err.data), err.overflow, secrets)
-        raise exceptions.DeadlineExceeded(
-            f'{where} did not finish within {timeout:.0f}s and was killed: '
-            f'{stderr.tail()}'
-        ) from None
-    # Children the script left behind may hold the pipes open.
-    out.join(5)
-    err.join(5)
-    if out.is_alive() or err.is_alive():
-        _kill_group(proc)
-    if out.overflow:
-        raise exceptions.OperationFailed(
-            f'{where} wrote more than {limit} bytes to stdout.'
-        )
-    return rc, bytes(out.data), Stderr(bytes(err.data), err.overflow, secrets)
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()

@@ -1,6 +1,6 @@
 """Task resources of a VNF instance: instantiate, terminate, scale,
-scale_to_level, heal, operate, change_ext_conn, change_vnfpkg (SOL003
-v3.3.1 clauses 5.4.4 to 5.4.11a).
+scale_to_level, change_flavour, heal, operate, change_ext_conn,
+change_vnfpkg (SOL003 v3.3.1 clauses 5.4.4 to 5.4.11a).
 
 Each checks what can be checked now (state, flavour, aspect, VNFC ids) so
 the client gets a 4xx instead of a failed op, then records the op.
@@ -12,8 +12,10 @@ import webob
 
 from vnfm.common import exceptions
 from vnfm.db import api as db
+from vnfm.objects import k8s_cluster
 from vnfm.objects import scale_level
 from vnfm.objects import states
+from vnfm.objects import vim as vim_obj
 from vnfm.server.controllers import vnf_instances
 from vnfm.server.request import ApiRequest
 
@@ -55,11 +57,21 @@ def instantiate(req: ApiRequest) -> webob.Response:
     the VNFD."""
     row = _instance_in(req, _NOT_INSTANTIATED)
     body = req.json
-    flavours = _vnfd(row).get('flavours') or {}
-    flavour = flavours.get(body['flavourId'])
+    flavour = _flavour_in_vnfd(row, body, 'flavourId')
+    _check_cluster_params(body, flavour)
+    return vnf_instances.start_op(req, row, _OP.INSTANTIATE, _NOT_INSTANTIATED)
+
+
+def _flavour_in_vnfd(row: dict, body: dict, field: str) -> dict:
+    """422 unless ``body[field]`` is a flavour of the instance's VNFD and
+    the body's instantiationLevelId a level of it; that flavour (the whole
+    VNFD when it declares no flavours)."""
+    vnfd = _vnfd(row)
+    flavours = vnfd.get('flavours') or {}
+    flavour = flavours.get(body[field])
     if flavours and flavour is None:
         raise exceptions.UnprocessableEntity(
-            f'flavourId {body["flavourId"]} is not a flavour of VNFD '
+            f'{field} {body[field]} is not a flavour of VNFD '
             f'{row["vnfd_id"]}; it has {", ".join(sorted(flavours))}.'
         )
     levels = (flavour or {}).get('instantiation_levels') or {}
@@ -67,14 +79,34 @@ def instantiate(req: ApiRequest) -> webob.Response:
     if level is not None and levels and level not in levels:
         raise exceptions.UnprocessableEntity(
             f'instantiationLevelId {level} is not a level of flavour '
-            f'{body["flavourId"]}; it has {", ".join(sorted(levels))}.'
+            f'{body[field]}; it has {", ".join(sorted(levels))}.'
         )
-    return vnf_instances.start_op(req, row, _OP.INSTANTIATE, _NOT_INSTANTIATED)
+    return flavour or vnfd
+
+
+def _check_cluster_params(body: dict, flavour: dict) -> None:
+    """BadRequest naming the parameter when the flavour's hooks run the
+    kubernetes_cluster MgmtDriver and its parameters are wrong."""
+    if k8s_cluster.names_driver(flavour):
+        params = k8s_cluster.parse(body.get('additionalParams'))
+        k8s_cluster.check_flavour(params, flavour)
 
 
 def terminate(req: ApiRequest) -> webob.Response:
-    """POST terminate."""
+    """POST terminate: 409 while other instances use a VIM this one
+    provides (the cluster of a kubernetes_cluster VNF)."""
     row = _instance_in(req, _INSTANTIATED)
+    for vim_id in vim_obj.provided_vim_ids(row['vim_connection_info']):
+        users = vim_obj.instances_using(vim_id, row['id'])
+        if users:
+            named = ', '.join(
+                f'{u["id"]} ({u["vnfInstanceName"] or "no name"})'
+                for u in users
+            )
+            raise exceptions.Conflict(
+                f'VNF instance {row["id"]} provides VIM {vim_id}, which VNF '
+                f'instances {named} still use; terminate them first.'
+            )
     return vnf_instances.start_op(req, row, _OP.TERMINATE, _INSTANTIATED)
 
 
@@ -130,6 +162,21 @@ def scale_to_level(req: ApiRequest) -> webob.Response:
     return vnf_instances.start_op(req, row, _OP.SCALE_TO_LEVEL, _INSTANTIATED)
 
 
+def change_flavour(req: ApiRequest) -> webob.Response:
+    """POST change_flavour: newFlavourId (and instantiationLevelId) must be
+    in the VNFD and differ from the instance's flavour."""
+    row = _instance_in(req, _INSTANTIATED)
+    body = req.json
+    current = (row['instantiated_vnf_info'] or {}).get('flavourId')
+    if body['newFlavourId'] == current:
+        raise exceptions.Conflict(
+            f'VNF instance {row["id"]} already has flavour {current}; '
+            'nothing to do (scale_to_level changes its level).'
+        )
+    _flavour_in_vnfd(row, body, 'newFlavourId')
+    return vnf_instances.start_op(req, row, _OP.CHANGE_FLAVOUR, _INSTANTIATED)
+
+
 def heal(req: ApiRequest) -> webob.Response:
     """POST heal: every vnfcInstanceId must be a VNFC of the instance."""
     row = _instance_in(req, _INSTANTIATED)
@@ -183,5 +230,5 @@ def change_ext_conn(req: ApiRequest) -> webob.Response:
 def change_vnfpkg(req: ApiRequest) -> webob.Response:
     """POST change_vnfpkg: the target vnfdId must be an enabled package."""
     row = _instance_in(req, _INSTANTIATED)
-    vnf_instances.enabled_package(req.json['vnfdId'])
+    vnf_instances.enabled_package(req, req.json['vnfdId'])
     return vnf_instances.start_op(req, row, _OP.CHANGE_VNFPKG, _INSTANTIATED)

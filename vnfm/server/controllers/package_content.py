@@ -18,6 +18,7 @@ from vnfm.db import api as db
 from vnfm.objects import states
 from vnfm.server import http
 from vnfm.server.controllers import common
+from vnfm.server.controllers import vnf_packages
 from vnfm.server.request import ApiRequest
 
 _O = states.OnboardingState
@@ -27,8 +28,8 @@ _META_DIR = 'TOSCA-Metadata/'
 
 def _start_upload(req: ApiRequest, values: dict | None = None) -> dict:
     """CAS CREATED → UPLOADING: only one upload ever starts."""
-    package_id = req.path_args['id']
-    row = db.package_get(package_id)
+    row = vnf_packages.get_package(req)
+    package_id = row['id']
     if row['onboarding_state'] != _O.CREATED.value:
         raise exceptions.Conflict(
             f'VNF package {package_id} is {row["onboarding_state"]}; content '
@@ -139,7 +140,7 @@ def upload_from_uri(req: ApiRequest) -> webob.Response:
 
 
 def _onboarded(req: ApiRequest) -> dict:
-    row = db.package_get(req.path_args['id'])
+    row = vnf_packages.get_package(req)
     if row['onboarding_state'] != _O.ONBOARDED.value:
         raise exceptions.Conflict(
             f'VNF package {row["id"]} is {row["onboarding_state"]}; its '

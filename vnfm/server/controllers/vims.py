@@ -1,15 +1,20 @@
 """/v1.0/vims: the VIM registry of Tacker's NFVO API v1.0 (``openstack vim
 register|list|show|set|delete``).
 
-Credentials are stored encrypted as a whole and shown masked. A VIM is
-ACTIVE once its request is valid: the API server never contacts a VIM (the
-conductor finds out whether it is reachable when it uses it).
+Credentials are stored encrypted as a whole and shown masked. An
+OpenStack VIM is registered only once a conductor has authenticated with
+its credentials at its Keystone (the API server never contacts a VIM
+itself): it is then REACHABLE; a refusal is a 400 naming the cause. A
+Kubernetes VIM is ACTIVE once its request is valid (the conductor finds
+out whether it is reachable when it uses it).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
+import oslo_messaging
 import webob
 
 from vnfm.common import crypto
@@ -18,6 +23,7 @@ from vnfm.db import api as db
 from vnfm.db import registry
 from vnfm.objects import vim as vim_obj
 from vnfm.server import http
+from vnfm.server import policies
 from vnfm.server import request as api_request
 from vnfm.server.request import ApiRequest
 from vnfm.server.schemas import vims as schema
@@ -37,6 +43,7 @@ _METHOD_KEYS = frozenset(
     }
 )
 _FILTERS = ('id', 'name', 'type', 'status')
+LOG = logging.getLogger(__name__)
 
 
 def _get(req: ApiRequest) -> dict:
@@ -76,11 +83,37 @@ def _default_taken(vim_type: str, others: list[dict]) -> exceptions.Conflict:
 
 def _project_of(req: ApiRequest, body: dict) -> str | None:
     tenant = body.get('tenant_id')
-    if tenant and tenant != req.ctx.project_id and not req.ctx.is_admin:
+    if (
+        tenant
+        and tenant != req.ctx.project_id
+        and not policies.check(
+            policies.VIM_FOR_PROJECT, {'project_id': tenant}, req.ctx
+        )
+    ):
         raise exceptions.Forbidden(
-            'Only an administrator may register a VIM for another project.'
+            f'Policy does not allow {policies.VIM_FOR_PROJECT}: only an '
+            f'administrator may register a VIM for another project.'
         )
     return tenant or req.ctx.project_id
+
+
+def _check(req: ApiRequest, vim: dict) -> str:
+    """The status of a VIM about to be stored: an OpenStack VIM's
+    credentials are tried by a conductor first (BadRequest naming why they
+    do not work)."""
+    if vim['type'] != vim_obj.OPENSTACK:
+        return vim_obj.ACTIVE
+    try:
+        failure = req.rpc.check_vim(req.ctx, vim)
+    except (oslo_messaging.MessagingException, OSError) as e:
+        LOG.warning('No conductor checked a VIM: %s', type(e).__name__)
+        raise exceptions.ServiceUnavailable(
+            'No vnfm-conductor answered, so the VIM credentials could not '
+            'be checked; nothing was registered. Try again later.'
+        ) from None
+    if failure:
+        raise exceptions.BadRequest(f'The VIM was not registered: {failure}')
+    return vim_obj.REACHABLE
 
 
 def create(req: ApiRequest) -> webob.Response:
@@ -93,18 +126,22 @@ def create(req: ApiRequest) -> webob.Response:
     probe = {'id': None, 'type': body['type'], 'project_key': project_id or ''}
     if is_default and (others := _other_defaults(probe)):
         raise _default_taken(body['type'], others)
+    vim = {
+        'type': body['type'],
+        'auth_url': body['auth_url'],
+        'vim_project': body.get('vim_project') or {},
+        'auth_cred': crypto.encrypt(body['auth_cred']),
+        'extra': body.get('extra') or {},
+    }
+    status = _check(req, vim)
     row = registry.vim_create(
         {
             'name': body['name'],
             'description': body.get('description'),
-            'type': body['type'],
             'project_id': project_id,
             'is_default': is_default,
-            'status': vim_obj.ACTIVE,
-            'auth_url': body['auth_url'],
-            'vim_project': body.get('vim_project') or {},
-            'auth_cred': crypto.encrypt(body['auth_cred']),
-            'extra': body.get('extra') or {},
+            'status': status,
+            **vim,
         }
     )
     if is_default and (others := _other_defaults(row)):
@@ -204,6 +241,9 @@ def update(req: ApiRequest) -> webob.Response:
     }
     if 'auth_cred' in body:
         values['auth_cred'] = crypto.encrypt(vim['auth_cred'])
+    if body.keys() & {'auth_cred', 'auth_url', 'vim_project', 'extra'}:
+        sealed = values.get('auth_cred') or row['auth_cred']
+        values['status'] = _check(req, {**vim, 'auth_cred': sealed})
     becomes_default = bool(body.get('is_default')) and not row['is_default']
     if becomes_default and (others := _other_defaults(row)):
         raise _default_taken(row['type'], others)

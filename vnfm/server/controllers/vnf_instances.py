@@ -33,11 +33,16 @@ def get_instance(req: ApiRequest) -> dict:
     return row
 
 
-def enabled_package(vnfd_id: str) -> dict:
-    """The ONBOARDED and ENABLED package of ``vnfd_id``; 422 otherwise
-    (as Tacker answers)."""
+def enabled_package(req: ApiRequest, vnfd_id: str) -> dict:
+    """The ONBOARDED and ENABLED package of ``vnfd_id`` that the caller
+    may use; 422 otherwise (as Tacker answers)."""
     pkg = db.package_get_by_vnfd_id(vnfd_id)
-    if pkg is None or pkg['onboarding_state'] != 'ONBOARDED':
+    if (
+        pkg is None
+        or pkg['onboarding_state'] != 'ONBOARDED'
+        # Another project's package is one the caller does not have.
+        or not req.allows(pkg['project_id'])
+    ):
         raise exceptions.UnprocessableEntity(
             f'No onboarded VNF package has vnfdId {vnfd_id}.'
         )
@@ -75,7 +80,7 @@ def new_instance(req: ApiRequest) -> dict:
     return its row."""
     body = req.json
     capabilities.check_vim_types(body, req.lcm_api_version)
-    pkg = enabled_package(body['vnfdId'])
+    pkg = enabled_package(req, body['vnfdId'])
     _mark_in_use(pkg)
     values = {
         'id': db.new_id(),
@@ -178,15 +183,18 @@ def start_op(
 
 
 def sealed_params(body: dict) -> dict:
-    """The request as stored: vimConnectionInfo secrets encrypted."""
+    """The request as stored: vimConnectionInfo secrets and the secrets of
+    additionalParams (passwords, keys, ...) encrypted."""
+    sealed = dict(body)
     if isinstance(body.get('vimConnectionInfo'), dict):
-        return dict(
-            body,
-            vimConnectionInfo=crypto.seal_vim_connection_info(
-                body['vimConnectionInfo']
-            ),
+        sealed['vimConnectionInfo'] = crypto.seal_vim_connection_info(
+            body['vimConnectionInfo']
         )
-    return body
+    if isinstance(body.get('additionalParams'), dict):
+        sealed['additionalParams'] = crypto.seal_params(
+            body['additionalParams']
+        )
+    return sealed
 
 
 def modify(req: ApiRequest) -> webob.Response:
@@ -194,7 +202,7 @@ def modify(req: ApiRequest) -> webob.Response:
     row = get_instance(req)
     body = req.json
     if 'vnfdId' in body and body['vnfdId'] != row['vnfd_id']:
-        enabled_package(body['vnfdId'])
+        enabled_package(req, body['vnfdId'])
     if body.get('vnfcInfoModifications'):
         known = {
             v.get('id')

@@ -17,8 +17,11 @@ from vnfm.server.request import ApiRequest
 ONBOARDED = states.OnboardingState.ONBOARDED.value
 
 
-def _get(req: ApiRequest) -> dict:
-    return db.package_get(req.path_args['id'])
+def get_package(req: ApiRequest) -> dict:
+    """The package of the request path, if the caller may see it."""
+    row = db.package_get(req.path_args['id'])
+    req.authorize(row['project_id'])
+    return row
 
 
 def create(req: ApiRequest) -> webob.Response:
@@ -28,6 +31,7 @@ def create(req: ApiRequest) -> webob.Response:
         'operational_state': states.OperationalState.DISABLED.value,
         'usage_state': states.UsageState.NOT_IN_USE.value,
         'user_defined_data': req.json.get('userDefinedData'),
+        'project_id': req.ctx.project_id,
     }
     row = db.package_create(values)
     body = vnf_package.to_sol(row, req.base_url)
@@ -44,7 +48,7 @@ def index(req: ApiRequest) -> webob.Response:
     """GET: the packages, SOL013 filtered and selected."""
     return common.list_response(
         req,
-        db.package_scan,
+        lambda cols, after: db.package_scan(req.owner_filter(), cols, after),
         vnf_package.to_sol,
         vnf_package.SOL013,
         CONF.api.vnf_package_page_size,
@@ -54,13 +58,15 @@ def index(req: ApiRequest) -> webob.Response:
 
 def show(req: ApiRequest) -> webob.Response:
     """GET one package."""
-    return http.json_response(vnf_package.to_sol(_get(req), req.base_url))
+    return http.json_response(
+        vnf_package.to_sol(get_package(req), req.base_url)
+    )
 
 
 def modify(req: ApiRequest) -> webob.Response:
     """PATCH: operationalState and/or userDefinedData (merge patch);
     answers the VnfPkgInfoModifications applied."""
-    row = _get(req)
+    row = get_package(req)
     body = req.json
     if 'operationalState' not in body and 'userDefinedData' not in body:
         raise exceptions.BadRequest(
@@ -97,7 +103,7 @@ def modify(req: ApiRequest) -> webob.Response:
 
 def delete(req: ApiRequest) -> webob.Response:
     """DELETE: a package not onboarded, or DISABLED and NOT_IN_USE."""
-    row = _get(req)
+    row = get_package(req)
     state = row['onboarding_state']
     if state in (
         states.OnboardingState.UPLOADING.value,

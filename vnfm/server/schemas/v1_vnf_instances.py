@@ -71,6 +71,19 @@ INSTANTIATE = _C.obj(
     required=('flavourId',),
 )
 
+# 5.5.2.7 ChangeVnfFlavourRequest
+CHANGE_FLAVOUR = _C.obj(
+    {
+        'newFlavourId': _C.IDENTIFIER,
+        'instantiationLevelId': _C.IDENTIFIER,
+        'extVirtualLinks': _C.array_of(EXT_VIRTUAL_LINK),
+        'extManagedVirtualLinks': _C.array_of(v2.EXT_MANAGED_VIRTUAL_LINK),
+        'vimConnectionInfo': VIM_CONNECTION_INFO_LIST,
+        'additionalParams': _C.KEY_VALUE_PAIRS,
+    },
+    required=('newFlavourId',),
+)
+
 TERMINATE = v2.TERMINATE
 SCALE = v2.SCALE
 SCALE_TO_LEVEL = v2.SCALE_TO_LEVEL

@@ -209,6 +209,21 @@ CHANGE_VNFPKG = _C.obj(
     required=('vnfdId',),
 )
 
+# 5.5.2.7 ChangeVnfFlavourRequest: ChangeCurrentVnfPkgRequest's attributes
+# with the flavour (and level) in place of the vnfdId
+CHANGE_FLAVOUR = _C.obj(
+    {
+        'newFlavourId': _C.IDENTIFIER,
+        'instantiationLevelId': _C.IDENTIFIER,
+        **{
+            k: v
+            for k, v in CHANGE_VNFPKG['properties'].items()
+            if k != 'vnfdId'
+        },
+    },
+    required=('newFlavourId',),
+)
+
 # 5.5.2.12 VnfInfoModificationRequest (vnfdId as in Tacker v2; merge patch)
 _VNFC_INFO_MODIFICATION = _C.obj(
     {

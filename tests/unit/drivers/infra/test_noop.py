@@ -78,6 +78,44 @@ def test_unknown_flavour_fails_with_detail():
     )
 
 
+def test_change_flavour_gives_the_new_flavours_vnfcs():
+    driver = NoopInfraDriver()
+    vnfd = {
+        'flavours': dict(
+            VNFD['flavours'],
+            big={'vdus': {'VDU1': {'initial_delta': 3}}},
+        )
+    }
+    info = driver.instantiate(ctx(vnfd=vnfd)).instantiated_vnf_info
+    instance = {'id': 'inst1', 'instantiatedVnfInfo': info}
+
+    result = driver.change_flavour(
+        ctx(
+            operation='CHANGE_FLAVOUR',
+            vnf_instance=instance,
+            request={'newFlavourId': 'big'},
+            vnfd=vnfd,
+        )
+    )
+
+    new = result.instantiated_vnf_info
+    assert new['flavourId'] == 'big' and new['scaleStatus'] == []
+    assert [v['vduId'] for v in new['vnfcResourceInfo']] == ['VDU1'] * 3
+    # VDU1's first VNFC stays; VDU2's go.
+    kept = info['vnfcResourceInfo'][0]['id']
+    assert kept in {v['id'] for v in new['vnfcResourceInfo']}
+    changes = sorted(
+        (c['vduId'], c['changeType'])
+        for c in result.resource_changes['affectedVnfcs']
+    )
+    assert changes == [
+        ('VDU1', 'ADDED'),
+        ('VDU1', 'ADDED'),
+        ('VDU2', 'REMOVED'),
+        ('VDU2', 'REMOVED'),
+    ]
+
+
 def test_registry_selects_by_vim_type():
     noop = NoopInfraDriver()
     drivers = InfraDrivers({'noop': noop})
@@ -89,6 +127,19 @@ def test_registry_selects_by_vim_type():
     driver, served = drivers.select(vims)
 
     assert driver is noop and list(served) == ['b']
+
+
+def test_registry_ignores_a_vim_the_instance_provides():
+    noop = NoopInfraDriver()
+    drivers = InfraDrivers({'noop': noop})
+    vims = {
+        'runs_on': {'vimType': VIM_TYPE},
+        'provides': {'vimType': VIM_TYPE, 'extra': {infra.PROVIDED_VIM: True}},
+    }
+
+    driver, served = drivers.select(vims)
+
+    assert driver is noop and list(served) == ['runs_on']
 
 
 def test_registry_without_matching_vim_says_what_is_served():

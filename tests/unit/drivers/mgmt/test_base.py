@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from vnfm.common import exceptions
 from vnfm.drivers.mgmt import base
 
 
@@ -41,3 +42,31 @@ def test_waiting_is_shown_through_the_context() -> None:
     ctx.show_waiting('waiting for eviction of Pod ns/p')
     ctx.show_waiting(None)
     assert shown == ['waiting for eviction of Pod ns/p', None]
+
+
+@pytest.mark.parametrize(
+    'vims',
+    [
+        [],
+        {'add': []},
+        {'register': [{'name': 'k8s'}]},
+        {'delete': [1]},
+    ],
+)
+def test_malformed_vim_changes_fail_naming_the_hook(vims):
+    with pytest.raises(
+        exceptions.OperationFailed, match='x hook returned vims'
+    ):
+        base.check_changes('x hook', {'vims': vims})
+
+
+def test_a_vim_change_is_accepted():
+    vim = {
+        'id': 'v1',
+        'name': 'k8s',
+        'type': 'kubernetes',
+        'auth_url': 'https://198.18.0.1:6443',
+        'auth_cred': {'bearer_token': 't'},
+    }
+    changes = {'vims': {'register': [vim], 'delete': ['v2']}}
+    assert base.check_changes('x hook', changes) == changes

@@ -13,10 +13,11 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra import scaling
+from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import common
 from vnfm.drivers.infra.kubernetes import lifecycle
 from vnfm.drivers.infra.kubernetes import resources
-from vnfm.drivers.infra.kubernetes import scaling
 from vnfm.drivers.infra.kubernetes import vnfcs
 from vnfm.drivers.package_files import PackageFiles
 
@@ -35,7 +36,7 @@ def _counts(info: Obj, flavour: Obj) -> dict[str, int]:
     }
 
 
-def _move(
+def move(
     ctx: base.InfraContext,
     info: Obj,
     vnfd: Obj,
@@ -43,11 +44,24 @@ def _move(
     files: list[str],
     work: Obj,
     rollback: bool = False,
+    target: tuple[str, str | None] | None = None,
 ) -> base.InfraResult:
-    """Apply a package's manifests to the instance; wait for rollouts."""
+    """Apply a package's manifests to the instance, delete the objects of
+    ``info`` they no longer have; wait for rollouts. ``target``: the
+    (flavourId, instantiationLevelId) to move to, at that level's counts
+    (default: the flavour, levels and counts of ``info``)."""
     instance_id = ctx.vnf_instance['id']
     meta = info.get('metadata') or {}
-    flavour = scaling.flavour_of(vnfd, info.get('flavourId'))
+    if target is None:
+        flavour_id, levels = info['flavourId'], common.levels_of(info)
+        flavour = scaling.flavour_of(vnfd, flavour_id)
+        counts = _counts(info, flavour)
+    else:
+        flavour_id, level_id = target
+        flavour = scaling.flavour_of(vnfd, flavour_id)
+        levels = scaling.initial_levels(flavour, level_id)
+        counts = scaling.initial_counts(flavour, level_id)
+        scaling.check_bounds(flavour, counts)
     vim_id, kube = common.kube_for(ctx)
     with kube:
         deployed = resources.prepare(
@@ -57,7 +71,7 @@ def _move(
             meta.get('namespace'),
             flavour,
             instance_id,
-            _counts(info, flavour),
+            counts,
         )
         work.setdefault('resources', deployed.refs())
         common.apply_all(kube, deployed.objects, instance_id, work)
@@ -82,9 +96,9 @@ def _move(
     new_info = {
         **info,
         **common.vnf_info(
-            info['flavourId'],
+            flavour_id,
             flavour,
-            common.levels_of(info),
+            levels,
             new,
             common.metadata(deployed),
         ),
@@ -92,7 +106,7 @@ def _move(
     return base.InfraResult(
         instantiated_vnf_info=new_info,
         work=work,
-        resource_changes=vnfcs.affected(old, new),
+        resource_changes=vnfc_views.affected(old, new),
     )
 
 
@@ -104,7 +118,7 @@ def change_vnfpkg(ctx: base.InfraContext) -> base.InfraResult:
         )
     info = common.info_of(ctx)
     work: Obj = {'source_metadata': info.get('metadata') or {}, **ctx.work}
-    return _move(
+    return move(
         ctx,
         info,
         ctx.target_vnfd,
@@ -123,7 +137,7 @@ def rollback_change_vnfpkg(ctx: base.InfraContext) -> base.InfraResult:
         for r in ctx.work.get('created') or []
         if r not in (source.get('resources') or [])
     ]
-    result = _move(
+    result = move(
         ctx,
         {
             **info,

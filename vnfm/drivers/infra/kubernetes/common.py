@@ -9,9 +9,9 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra import scaling
+from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import resources
-from vnfm.drivers.infra.kubernetes import scaling
-from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 
@@ -92,7 +92,7 @@ def vnf_info(
         'vnfState': 'STARTED',
         **scaling.scale_status(flavour, levels),
         'vnfcResourceInfo': vnfc_resources,
-        'vnfcInfo': vnfcs.vnfc_info(vnfc_resources),
+        'vnfcInfo': vnfc_views.vnfc_info(vnfc_resources),
         'metadata': meta,
     }
 

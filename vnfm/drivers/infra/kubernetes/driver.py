@@ -13,6 +13,7 @@ from typing import Any
 
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.kubernetes import change
+from vnfm.drivers.infra.kubernetes import flavour
 from vnfm.drivers.infra.kubernetes import heal
 from vnfm.drivers.infra.kubernetes import lifecycle
 from vnfm.drivers.infra.kubernetes import operate
@@ -45,6 +46,16 @@ class KubernetesInfraDriver(base.InfraDriver):
     def change_vnfpkg(self, ctx: base.InfraContext) -> base.InfraResult:
         """Roll the workloads to the target package's manifests."""
         return change.change_vnfpkg(ctx)
+
+    def change_flavour(self, ctx: base.InfraContext) -> base.InfraResult:
+        """Apply the target flavour's manifests, delete the source's rest."""
+        return flavour.change_flavour(ctx)
+
+    def rollback_change_flavour(
+        self, ctx: base.InfraContext
+    ) -> base.InfraResult:
+        """Apply the source flavour's manifests again."""
+        return flavour.rollback_change_flavour(ctx)
 
     def operate(self, ctx: base.InfraContext) -> base.InfraResult:
         """Scale every VDU workload to zero, or back to its counts."""

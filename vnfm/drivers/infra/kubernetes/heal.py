@@ -13,9 +13,10 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra import scaling
+from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import common
 from vnfm.drivers.infra.kubernetes import resources
-from vnfm.drivers.infra.kubernetes import scaling
 from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
@@ -71,12 +72,14 @@ def heal(ctx: base.InfraContext) -> base.InfraResult:
     new_info = {
         **info,
         'vnfcResourceInfo': new,
-        'vnfcInfo': vnfcs.vnfc_info(new),
+        'vnfcInfo': vnfc_views.vnfc_info(new),
     }
     return base.InfraResult(
         instantiated_vnf_info=new_info,
         work=work,
-        resource_changes=vnfcs.affected(old, new, {e['id'] for e in chosen}),
+        resource_changes=vnfc_views.affected(
+            old, new, {e['id'] for e in chosen}
+        ),
     )
 
 

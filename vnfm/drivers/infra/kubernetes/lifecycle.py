@@ -17,9 +17,10 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra import scaling
+from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import common
 from vnfm.drivers.infra.kubernetes import resources
-from vnfm.drivers.infra.kubernetes import scaling
 from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
@@ -65,7 +66,7 @@ def instantiate(ctx: base.InfraContext) -> base.InfraResult:
     )
     return base.InfraResult(
         instantiated_vnf_info=info,
-        resource_changes=vnfcs.affected([], new),
+        resource_changes=vnfc_views.affected([], new),
         work=work,
     )
 
@@ -252,7 +253,8 @@ def terminate(ctx: base.InfraContext) -> base.InfraResult:
         requests = kube.requests
     old = info.get('vnfcResourceInfo') or []
     return base.InfraResult(
-        resource_changes=vnfcs.affected(old, []), work={'requests': requests}
+        resource_changes=vnfc_views.affected(old, []),
+        work={'requests': requests},
     )
 
 

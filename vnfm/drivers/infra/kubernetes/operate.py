@@ -19,10 +19,11 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra import scaling
+from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import common
 from vnfm.drivers.infra.kubernetes import lifecycle
 from vnfm.drivers.infra.kubernetes import resources
-from vnfm.drivers.infra.kubernetes import scaling
 from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
@@ -126,7 +127,7 @@ def _started(
 def _result(
     info: Obj, meta: Obj, state: str, old: list[Obj], new: list[Obj], work: Obj
 ) -> base.InfraResult:
-    vnfc_info = vnfcs.vnfc_info(new)
+    vnfc_info = vnfc_views.vnfc_info(new)
     return base.InfraResult(
         instantiated_vnf_info={
             **info,
@@ -135,7 +136,7 @@ def _result(
             'vnfcInfo': vnfc_info,
             'metadata': meta,
         },
-        resource_changes=vnfcs.affected(old, new),
+        resource_changes=vnfc_views.affected(old, new),
         work=work,
     )
 

@@ -7,9 +7,10 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra import scaling
+from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import common
 from vnfm.drivers.infra.kubernetes import resources
-from vnfm.drivers.infra.kubernetes import scaling
 from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
@@ -99,7 +100,7 @@ def _scale_to(
     )
     return base.InfraResult(
         instantiated_vnf_info={**info, **new_info},
-        resource_changes=vnfcs.affected(old, new),
+        resource_changes=vnfc_views.affected(old, new),
         work=work,
     )
 

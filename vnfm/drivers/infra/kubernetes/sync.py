@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.clients import kubernetes as k8s
+from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import common
 from vnfm.drivers.infra.kubernetes import vnfcs
 
@@ -74,4 +75,4 @@ def _vdu_order(*entries: list[Obj]) -> list[str]:
 
 def changed(old: list[Obj], new: list[Obj]) -> bool:
     """Tell whether a sync result differs from what is stored."""
-    return bool(vnfcs.affected(old, new)['affectedVnfcs'])
+    return bool(vnfc_views.affected(old, new)['affectedVnfcs'])

@@ -134,6 +134,32 @@ class NoopInfraDriver(base.InfraDriver):
             work={'call': call},
         )
 
+    def change_flavour(self, ctx: base.InfraContext) -> base.InfraResult:
+        """The VNFCs of the new flavour at the instantiation level asked
+        for (its default level when none is)."""
+        call = self._record('change_flavour', ctx)
+        flavour_id = ctx.request['newFlavourId']
+        flavour = _flavour(ctx.vnfd, flavour_id)
+        level_id = ctx.request.get('instantiationLevelId')
+        info = dict(ctx.vnf_instance.get('instantiatedVnfInfo') or {})
+        old = list(info.get('vnfcResourceInfo', []))
+        vnfcs = _vnfcs(ctx, _initial_counts(flavour, level_id))
+        levels = _initial_levels(flavour, level_id)
+        info.update(_vnf_info(flavour_id, flavour, levels, vnfcs))
+        return base.InfraResult(
+            instantiated_vnf_info=info,
+            work={'call': call},
+            resource_changes=_diff(old, vnfcs),
+        )
+
+    def rollback_change_flavour(
+        self, ctx: base.InfraContext
+    ) -> base.InfraResult:
+        """Nothing was changed."""
+        return base.InfraResult(
+            work={'call': self._record('rollback_change_flavour', ctx)}
+        )
+
     def operate(self, ctx: base.InfraContext) -> base.InfraResult:
         """Report every VNFC in the state asked for."""
         call = self._record('operate', ctx)

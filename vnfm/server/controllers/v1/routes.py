@@ -70,6 +70,16 @@ ROUTES = [
         },
     ),
     (
+        _INST + '/change_flavour',
+        {
+            'POST': action(
+                vnf_instances.change_flavour,
+                'change_flavour',
+                schema.CHANGE_FLAVOUR,
+            )
+        },
+    ),
+    (
         _INST + '/heal',
         {'POST': action(vnf_instances.heal, 'heal', schema.HEAL)},
     ),

@@ -1,5 +1,5 @@
 """/vnflcm/v1/vnf_instances and its task resources (SOL003 v2.6.1 clauses
-5.4.2 to 5.4.9): the v2 controllers with the request in the v2 form and
+5.4.2 to 5.4.10): the v2 controllers with the request in the v2 form and
 the instance in the v1 view."""
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ def show(req: ApiRequest) -> webob.Response:
     )
 
 
-def _vnfd_id_of_package(package_id: str) -> str:
+def _vnfd_id_of_package(req: ApiRequest, package_id: str) -> str:
     try:
         pkg = db.package_get(package_id)
+        req.authorize(pkg['project_id'])
     except exceptions.NotFound:
         raise exceptions.UnprocessableEntity(
             f'vnfPkgId {package_id}: no such VNF package.'
@@ -67,7 +68,7 @@ def modify(req: ApiRequest) -> webob.Response:
     vnfdId the v2 path moves the instance to."""
     body = v1_views.request_to_v2(req.json)
     if body.get('vnfPkgId') is not None:
-        vnfd_id = _vnfd_id_of_package(body['vnfPkgId'])
+        vnfd_id = _vnfd_id_of_package(req, body['vnfPkgId'])
         if body.get('vnfdId', vnfd_id) != vnfd_id:
             raise exceptions.UnprocessableEntity(
                 f'vnfdId {body["vnfdId"]} is not the vnfdId of vnfPkgId '
@@ -82,6 +83,12 @@ def instantiate(req: ApiRequest) -> webob.Response:
     """POST instantiate."""
     req.json = v1_views.request_to_v2(req.json)
     return lcm.instantiate(req)
+
+
+def change_flavour(req: ApiRequest) -> webob.Response:
+    """POST change_flavour."""
+    req.json = v1_views.request_to_v2(req.json)
+    return lcm.change_flavour(req)
 
 
 def change_ext_conn(req: ApiRequest) -> webob.Response:

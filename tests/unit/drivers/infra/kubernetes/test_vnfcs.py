@@ -38,19 +38,3 @@ def test_scale_out_and_in():
     again = vnfcs.match_vdu('i', 'VDU1', back, ['c', 'd'], RES)
     # The freed ordinal 0 is reused, never a clash.
     assert again[1]['id'] == vnfcs.vnfc_id('i', 'VDU1', 0)
-
-
-def test_affected_and_vnfc_info():
-    old = vnfcs.build('i', [], {'VDU1': ['a', 'b']}, {'VDU1': 'Pod'}, 'v')
-    new = vnfcs.build('i', old, {'VDU1': ['a', 'z']}, {'VDU1': 'Pod'}, 'v')
-    changes = vnfcs.affected(old, new)['affectedVnfcs']
-    assert [c['changeType'] for c in changes] == ['MODIFIED']
-    gone = vnfcs.affected(old, [])['affectedVnfcs']
-    assert {c['changeType'] for c in gone} == {'REMOVED'}
-    info = vnfcs.vnfc_info(new)
-    assert info[0] == {
-        'id': f'VDU1-{new[0]["id"]}',
-        'vduId': 'VDU1',
-        'vnfcResourceInfoId': new[0]['id'],
-        'vnfcState': 'STARTED',
-    }

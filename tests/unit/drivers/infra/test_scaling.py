@@ -6,9 +6,9 @@ import pytest
 
 from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
-from vnfm.drivers.infra.kubernetes import scaling
+from vnfm.drivers.infra import scaling
 
-SAMPLE = pathlib.Path(__file__).resolve().parents[5] / 'samples' / 'packages'
+SAMPLE = pathlib.Path(__file__).resolve().parents[4] / 'samples' / 'packages'
 
 
 @pytest.fixture(scope='module')

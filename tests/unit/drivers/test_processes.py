@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from vnfm.drivers.mgmt import processes
+from vnfm.drivers import processes
 
 
 def test_kill_ends_the_process_group_of_the_op_only():

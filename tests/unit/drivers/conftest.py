@@ -1,0 +1,1 @@
+from ..lcm.fixtures import conf  # noqa: F401

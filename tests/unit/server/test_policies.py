@@ -1,0 +1,87 @@
+"""The policy defaults: readers read, members change, in their project;
+administrators everywhere."""
+
+from __future__ import annotations
+
+import pytest
+from oslo_context import context
+
+from vnfm.server import policies
+
+LCM = policies.LCM
+PKG = policies.PKG
+
+
+@pytest.fixture(autouse=True)
+def _fresh_enforcer():
+    policies.reset()
+    yield
+    policies.reset()
+
+
+def _ctx(project: str, *roles: str) -> context.RequestContext:
+    # Keystone expands implied roles into the token: member → reader.
+    return context.RequestContext(project_id=project, roles=list(roles))
+
+
+READ_RULES = [
+    LCM + 'index',
+    LCM + 'show',
+    LCM + 'lcm_op_occ_show',
+    PKG + 'show',
+    PKG + 'fetch_package_content',
+    'get_vim',
+]
+WRITE_RULES = [
+    LCM + 'create',
+    LCM + 'instantiate',
+    LCM + 'delete',
+    LCM + 'lcm_op_occ_retry',
+    PKG + 'create',
+    PKG + 'delete',
+    'create_vim',
+    'delete_vim',
+]
+OWN = {'project_id': 'p1'}
+FOREIGN = {'project_id': 'p2'}
+
+
+@pytest.mark.parametrize('rule', READ_RULES)
+def test_reader_reads_its_project_only(rule):
+    reader = _ctx('p1', 'reader')
+    assert policies.check(rule, OWN, reader)
+    assert not policies.check(rule, FOREIGN, reader)
+
+
+@pytest.mark.parametrize('rule', WRITE_RULES)
+def test_reader_changes_nothing(rule):
+    assert not policies.check(rule, OWN, _ctx('p1', 'reader'))
+
+
+@pytest.mark.parametrize('rule', READ_RULES + WRITE_RULES)
+def test_member_acts_in_its_project_only(rule):
+    member = _ctx('p1', 'member', 'reader')
+    assert policies.check(rule, OWN, member)
+    assert not policies.check(rule, FOREIGN, member)
+
+
+@pytest.mark.parametrize('rule', READ_RULES + WRITE_RULES)
+def test_admin_acts_everywhere(rule):
+    assert policies.check(rule, FOREIGN, _ctx('p1', 'admin'))
+
+
+def test_a_role_without_reader_gets_nothing():
+    # A token with only a custom role: not even reading.
+    assert not policies.check(
+        LCM + 'index', OWN, _ctx('p1', 'heat_stack_owner')
+    )
+
+
+def test_api_versions_need_no_role():
+    assert policies.check(LCM + 'api_versions', OWN, _ctx('p1'))
+
+
+def test_a_vim_for_another_project_is_admin_only():
+    rule = policies.VIM_FOR_PROJECT
+    assert not policies.check(rule, FOREIGN, _ctx('p1', 'member', 'reader'))
+    assert policies.check(rule, FOREIGN, _ctx('p1', 'admin'))
