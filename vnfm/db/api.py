@@ -325,6 +325,15 @@ def op_scan(
     )
 
 
+def _op_instance(conn: sa.Connection, op_id: str) -> str:
+    instance_id = conn.execute(
+        sa.select(OPS.c.vnf_instance_id).where(OPS.c.id == op_id)
+    ).scalar()
+    if instance_id is None:
+        crud.get(conn, OPS, op_id)  # raises NotFound
+    return str(instance_id)
+
+
 def op_update(
     op_id: str,
     values: dict,
@@ -340,13 +349,19 @@ def op_update(
     (outbox rows) and ``vims`` (VIM rows to write, None: delete, by id)
     are recorded in that transaction too."""
     with session.transaction() as conn:
+        if instance_values is not None:
+            # Lock the instance before the op, the order op_create takes
+            # (instance row, then the op's unique active_instance_id): the
+            # other order deadlocks against a new op on the same instance.
+            instance_id = instance_id or _op_instance(conn, op_id)
+            crud.lock(conn, INSTANCES, instance_id)
         op = crud.update(conn, OPS, op_id, values, expected)
         registry.vims_apply(conn, vims or {})
         if instance_values is not None:
             crud.update(
                 conn,
                 INSTANCES,
-                instance_id or op['vnf_instance_id'],
+                instance_id,
                 instance_values,
                 instance_expected,
             )

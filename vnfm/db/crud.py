@@ -94,6 +94,14 @@ def update(
     return get(conn, table, id_)
 
 
+def lock(conn: sa.Connection, table: sa.Table, id_: str) -> None:
+    """Lock one row for the rest of the transaction (SELECT ... FOR UPDATE);
+    NotFound if it is gone."""
+    stmt = sa.select(table.c.id).where(table.c.id == id_).with_for_update()
+    if conn.execute(stmt).first() is None:
+        get(conn, table, id_)  # raises NotFound
+
+
 def lost_race(
     table: sa.Table, id_: str, expected: dict | None, current: dict
 ) -> str:

@@ -5,6 +5,8 @@ import threading
 import time
 
 import pytest
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
 
 from vnfm.common import exceptions
 from vnfm.db import api
@@ -471,3 +473,65 @@ def test_a_taken_vim_name_rolls_the_whole_update_back(db_backend):
     assert api.op_get(op['id'])['owner'] is None
     assert api.instance_get(inst['id'])['vnf_instance_name'] is None
     assert registry.vim_list({'id': vim['id']}) == []
+
+
+def _lock_waiters(backend: str) -> int:
+    """Transactions of this database waiting for a row lock."""
+    query = {
+        'postgresql': 'SELECT count(*) FROM pg_stat_activity WHERE '
+        "wait_event_type = 'Lock' AND datname = current_database()",
+        'mysql': 'SELECT count(*) FROM information_schema.innodb_trx '
+        "WHERE trx_state = 'LOCK WAIT'",
+    }[backend]
+    with session.reader() as conn:
+        return conn.execute(sa.text(query)).scalar()
+
+
+def test_op_finishing_while_a_new_op_starts_does_not_deadlock(db_backend):
+    # A conductor finishes an op (op row and instance row in one
+    # transaction) while the API starts the next op on that instance
+    # (instance row, then the new op row). Both must take the rows in the
+    # same order: the new op gets its Conflict, the finish commits.
+    if db_backend == 'sqlite':
+        pytest.skip('SQLite has no row locks')
+    inst = _instance()
+    op = _op(inst['id'], operation='MODIFY_INFO')
+    finished: list = []
+
+    def finish() -> None:
+        finished.append(
+            api.op_update(
+                op['id'],
+                {'operation_state': 'COMPLETED', 'active_instance_id': None},
+                instance_values={'vnf_instance_name': 'done'},
+            )
+        )
+
+    finisher = threading.Thread(target=finish)
+    with session.transaction() as conn:
+        crud.lock(conn, api.INSTANCES, inst['id'])  # what op_create does
+        finisher.start()
+        deadline = time.monotonic() + 20
+        while _lock_waiters(db_backend) < 1:
+            assert time.monotonic() < deadline, 'the finish never waited'
+            time.sleep(0.2)  # InnoDB refreshes innodb_trx 0.1 s after a read
+        with pytest.raises(sa_exc.IntegrityError), conn.begin_nested():
+            crud.insert(
+                conn,
+                api.OPS,
+                {
+                    'vnf_instance_id': inst['id'],
+                    'active_instance_id': inst['id'],
+                    'operation': 'TERMINATE',
+                    'operation_state': 'STARTING',
+                    'state_entered_time': op['state_entered_time'],
+                    'start_time': op['start_time'],
+                    'api_version': '2',
+                    'is_automatic_invocation': False,
+                    'is_cancel_pending': False,
+                },
+            )
+    finisher.join(20)
+
+    assert finished and finished[0]['operation_state'] == 'COMPLETED'
+    assert api.instance_get(inst['id'])['vnf_instance_name'] == 'done'
