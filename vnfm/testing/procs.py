@@ -100,11 +100,11 @@ def descendants(pid: int) -> list[Proc]:
     return found
 
 
-def _die_with_parent(parent: int) -> None:
+def _die_with_parent(parent: int, sig: int) -> None:
     libc = ctypes.CDLL('libc.so.6', use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    libc.prctl(_PR_SET_PDEATHSIG, sig)
     if os.getppid() != parent:  # the parent died before prctl
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), sig)
 
 
 class Daemon:
@@ -118,11 +118,13 @@ class Daemon:
         *,
         env: dict[str, str] | None = None,
         die_with_parent: bool = False,
+        death_signal: int = signal.SIGTERM,
         user: str | None = None,
     ) -> None:
         """Start ``argv``, as ``user`` if given (the caller is root).
-        ``die_with_parent``: SIGTERM it when the calling thread ends
-        (PR_SET_PDEATHSIG), so start it from a thread that lives on."""
+        ``die_with_parent``: send it ``death_signal`` when the calling
+        thread ends (PR_SET_PDEATHSIG), so start it from a thread that lives
+        on."""
         self.argv = list(argv)
         self.log_path = Path(log_path)
         self.env = env
@@ -146,7 +148,7 @@ class Daemon:
                 env=env,
                 # Runs after the switch to ``user``, which would clear it.
                 preexec_fn=(  # noqa: PLW1509
-                    (lambda: _die_with_parent(parent))
+                    (lambda: _die_with_parent(parent, death_signal))
                     if die_with_parent
                     else None
                 ),
@@ -217,16 +219,22 @@ def spawn(
     *,
     env: dict[str, str] | None = None,
     die_with_parent: bool = False,
+    death_signal: int = signal.SIGTERM,
     user: str | None = None,
 ) -> int:
     """Start ``argv`` as a :class:`Daemon`; return its pid. ``user``: run
     as that account (the caller is root). Daemons that die with their parent
-    are started by the launcher thread, which lives as long as the
-    process."""
+    (sent ``death_signal`` then) are started by the launcher thread, which
+    lives as long as the process."""
 
     def start() -> Daemon:
         return Daemon(
-            argv, log_path, env=env, die_with_parent=die_with_parent, user=user
+            argv,
+            log_path,
+            env=env,
+            die_with_parent=die_with_parent,
+            death_signal=death_signal,
+            user=user,
         )
 
     daemon = _LAUNCHER.submit(start).result() if die_with_parent else start()

@@ -146,3 +146,38 @@ def test_a_failed_up_leaves_nothing_behind(tmp_path: Path) -> None:
         cloud.start(timeout=2)
 
     _assert_nothing_left(cloud)
+
+
+_KILLED_RUN = """
+import os, signal, sys
+from vnfm.testing.openstack.cloud import LocalCloud
+cloud = LocalCloud(sys.argv[1], name=sys.argv[2], die_with_parent=True)
+cloud.start(timeout=240)
+print(' '.join(str(pid) for pid in cloud.pids.values()), flush=True)
+os.kill(os.getpid(), signal.SIGTERM)
+"""
+
+
+def test_a_killed_test_run_leaves_no_server_running(tmp_path: Path) -> None:
+    # A test run stopped by SIGTERM (a CI timeout, ^C twice) has no chance
+    # to stop its cloud; Keystone's and Heat's servers must not outlive it.
+    state_dir = tmp_path / 'cloud'
+    run = subprocess.run(
+        [
+            sys.executable,
+            '-c',
+            _KILLED_RUN,
+            str(state_dir),
+            'k' + tmp_path.name[-6:],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    pids = [int(pid) for pid in run.stdout.split()]
+    assert len(pids) == 3, run.stderr[-2000:]
+
+    assert procs.wait_for(lambda: not _processes_using(state_dir), 30), (
+        _processes_using(state_dir)
+    )

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import secrets
+import signal
 import subprocess  # nosec B404 - our own daemons and keystone-manage
 import time
 from collections.abc import Callable
@@ -370,8 +371,14 @@ class LocalCloud:
         self, daemon: str, argv: list[str], env: dict[str, str] | None = None
     ) -> None:
         log = self.state_dir / 'logs' / f'{daemon}.log'
+        # SIGKILL: the servers' own SIGTERM handling (oslo.service's graceful
+        # shutdown, cheroot's stop) outlived a killed test run.
         self.pids[daemon] = procs.spawn(
-            argv, log, env=env, die_with_parent=self.die_with_parent
+            argv,
+            log,
+            env=env,
+            die_with_parent=self.die_with_parent,
+            death_signal=signal.SIGKILL,
         )
 
     def _keystone_setup(self, lay: files.CloudLayout) -> list[str]:
