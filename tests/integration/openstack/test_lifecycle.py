@@ -6,6 +6,7 @@ import ipaddress
 import json
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from urllib import parse
 
@@ -162,22 +163,20 @@ def test_a_killed_test_run_leaves_no_server_running(tmp_path: Path) -> None:
     # A test run stopped by SIGTERM (a CI timeout, ^C twice) has no chance
     # to stop its cloud; Keystone's and Heat's servers must not outlive it.
     state_dir = tmp_path / 'cloud'
-    run = subprocess.run(
-        [
-            sys.executable,
-            '-c',
-            _KILLED_RUN,
-            str(state_dir),
-            'k' + tmp_path.name[-6:],
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    pids = [int(pid) for pid in run.stdout.split()]
-    assert len(pids) == 3, run.stderr[-2000:]
+    name = f'k{uuid.uuid4().hex[:8]}'
+    try:
+        run = subprocess.run(
+            [sys.executable, '-c', _KILLED_RUN, str(state_dir), name],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        pids = [int(pid) for pid in run.stdout.split()]
+        assert len(pids) == 3, run.stderr[-2000:]
 
-    assert procs.wait_for(lambda: not _processes_using(state_dir), 30), (
-        _processes_using(state_dir)
-    )
+        assert procs.wait_for(lambda: not _processes_using(state_dir), 30), (
+            _processes_using(state_dir)
+        )
+    finally:
+        LocalCloud(state_dir, name=name).stop()  # its databases and vhost
