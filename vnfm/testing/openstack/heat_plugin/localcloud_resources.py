@@ -12,7 +12,9 @@ What Nova would do on an update is done to the VM: a new image
 same id, addresses and attached volumes; a new flavour (RESIZE) is recorded;
 REPLACE policies, a server marked unhealthy or one whose VM died make Heat
 replace the server, and ``prepare_for_replace`` hands its ports over to the
-replacement as Nova's interface-detach would.
+replacement as Nova's interface-detach would. New ``networks`` (another
+port or network, as when Heat replaces a port) detach and attach the
+running VM's interfaces that changed.
 """
 
 from __future__ import annotations
@@ -225,10 +227,7 @@ class LocalServer(base.Local, server.Server):
     ) -> list[str]:
         after = json_snippet.properties(self.properties_schema, self.context)
         if self.NETWORKS in prop_diff:
-            raise exception.Error(
-                'the local cloud does not attach or detach interfaces of a '
-                'running server; replace the server instead'
-            )
+            self._update_nics(after[self.NETWORKS] or [])
         rebuild = self.IMAGE in prop_diff or (
             self.USER_DATA in prop_diff
             and after[self.USER_DATA_UPDATE_POLICY] == 'REBUILD'
@@ -241,6 +240,54 @@ class LocalServer(base.Local, server.Server):
         # A new flavour (RESIZE), name, metadata, tags: what show reports
         # comes from the properties, which Heat stores after this.
         return []
+
+    def _same_nic(self, nic: dict[str, Any], net: dict[str, Any]) -> bool:
+        """Whether ``nic`` already is what ``net`` (a networks entry)
+        asks for."""
+        if nic.get('detached'):
+            return False
+        if net.get(self.NETWORK_PORT) or nic.get('port_id'):
+            return bool(nic.get('port_id') == net.get(self.NETWORK_PORT))
+        found = base.find('networks', net[self.NETWORK_ID])
+        fixed = net.get(self.NETWORK_FIXED_IP)
+        return found['id'] == nic['network_id'] and fixed in (None, nic['ip'])
+
+    def _update_nics(self, networks: list[dict[str, Any]]) -> None:
+        """Nova's interface-detach and -attach, by position: eth``i``
+        changes only where entry ``i`` of ``networks`` asks for another port
+        or network; the rest keep running."""
+        if not networks:
+            raise exception.Error('a local server needs a network')
+        server_id = str(self.resource_id)
+        spec_id = server_id.replace('-', '')
+        old = self._stored_nics()
+        nics = []
+        for i in range(max(len(old), len(networks))):
+            was = old[i] if i < len(old) else None
+            net = networks[i] if i < len(networks) else None
+            if (
+                was is not None
+                and net is not None
+                and self._same_nic(was, net)
+            ):
+                nics.append(was)
+                continue
+            if was is not None:
+                vmhost.unplug(spec_id, i)
+                if not was.get('port_id'):
+                    base.release(was['ip'])
+                elif not was.get('detached'):
+                    _release_port(was['port_id'], server_id)
+            if net is not None:
+                nic = self._nic(net, server_id)
+                nic['gateway'] = nic['gateway'] if i == 0 else None
+                vmhost.plug(spec_id, i, nic)
+                nics.append(nic)
+        self.data_set('nics', json.dumps(nics))
+        spec_path = self._vm_dir() / 'spec.json'
+        spec = json.loads(spec_path.read_text())
+        spec['nics'] = nics
+        spec_path.write_text(json.dumps(spec))
 
     def _rebuild(self, after: Any) -> None:
         """A fresh VM of the new image: same id, addresses, volumes."""
