@@ -361,7 +361,7 @@ def op_update(
             crud.update(
                 conn,
                 INSTANCES,
-                instance_id,
+                instance_id or op['vnf_instance_id'],
                 instance_values,
                 instance_expected,
             )
