@@ -105,7 +105,9 @@ def require(config: dict[str, str], action: str, *keys: str) -> None:
     """ActionFailed naming the keys ``action`` needs and lacks."""
     missing = [k for k in keys if not config.get(k)]
     if missing:
-        raise ActionFailed(f'{action} needs {", ".join(missing)} in the config')
+        raise ActionFailed(
+            f'{action} needs {", ".join(missing)} in the config'
+        )
 
 
 def ca_cert_hash(ca_pem: bytes) -> str:
@@ -162,6 +164,7 @@ def _running_master() -> VmControlPlane | None:
     if not (state / 'state.json').exists():
         return None
     plane = VmControlPlane.load(state)
+    assert isinstance(plane, VmControlPlane)  # load() makes a cls
     if plane.running() and plane.get('/readyz')[0] == 200:
         return plane
     log('a control plane that is not running any more: stopped')
@@ -350,7 +353,12 @@ def join_worker(config: dict[str, str]) -> None:
         ca_path.write_bytes(ca)
         kubeconfig = state / 'kubelet.kubeconfig'
         clusterfiles.write_kubeconfig(
-            kubeconfig, 'vmcluster', f'https://{endpoint}', ca_path, JOIN_USER, token
+            kubeconfig,
+            'vmcluster',
+            f'https://{endpoint}',
+            ca_path,
+            JOIN_USER,
+            token,
         )
         started = procs.Daemon(
             [
@@ -385,7 +393,8 @@ apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: vnfm-cnf-manager}
 rules:
-- apiGroups: ["", apps, batch, autoscaling, policy, networking.k8s.io, discovery.k8s.io]
+- apiGroups: ["", apps, batch, autoscaling, policy, networking.k8s.io,
+              discovery.k8s.io]
   resources: ["*"]
   verbs: ["*"]
 - apiGroups: [rbac.authorization.k8s.io]
@@ -398,7 +407,9 @@ rules:
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata: {name: vnfm-cnf-manager}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: vnfm-cnf-manager}
+roleRef:
+  {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole,
+   name: vnfm-cnf-manager}
 subjects:
 - {kind: ServiceAccount, name: vnfm, namespace: kube-system}
 ---
@@ -484,9 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     """``ACTION CONFIG``: run one action, print its results."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or args[0] not in ACTIONS:
-        print(
-            f'usage: vmk8s {"|".join(ACTIONS)} CONFIG', file=sys.stderr
-        )
+        print(f'usage: vmk8s {"|".join(ACTIONS)} CONFIG', file=sys.stderr)
         return 2
     try:
         results = ACTIONS[args[0]](read_config(Path(args[1])))

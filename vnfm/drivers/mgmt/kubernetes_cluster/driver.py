@@ -13,7 +13,8 @@ them).
   ``kubernetes_cluster``, marked as a VIM the instance provides.
 - ``terminate_start``: refused while other instances use that VIM;
   ``terminate_end``: the VIM and its vimConnectionInfo entry deleted.
-- ``scale_start``: a scale in of the masters refused.
+- ``scale_start``: a scale in of the masters refused; the Nodes of the
+  workers a scale in removes cordoned, drained and deleted (``scalein``).
 - ``scale_end``: new VMs joined (scale out); the Nodes of VMs that are gone
   deleted and their pins dropped (scale in). Its rollback deletes the
   Nodes of the VMs a failed scale out had added.
@@ -36,6 +37,7 @@ from vnfm.drivers.mgmt.kubernetes_cluster import drain
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import install
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
+from vnfm.drivers.mgmt.kubernetes_cluster import scalein
 from vnfm.drivers.mgmt.kubernetes_cluster import sessions
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.objects import k8s_cluster
@@ -186,6 +188,10 @@ class KubernetesClusterDriver(base.MgmtDriver):
                 'MgmtDriver does not remove masters (their etcd members '
                 'would be lost). Scale in the workers only.'
             )
+        if ctx.request.get('type') == 'SCALE_IN':
+            info = ctx.vnf_instance.get('instantiatedVnfInfo')
+            cluster = nodes.find(info, params)
+            self._remove_nodes(ctx, scalein.leaving(ctx, cluster))
         return base.HookResult()
 
     def scale_end(self, ctx: base.HookContext) -> base.HookResult:
@@ -235,6 +241,19 @@ class KubernetesClusterDriver(base.MgmtDriver):
 
         self._install(ctx, params, pins, join)
 
+    def _remove_nodes(
+        self, ctx: base.HookContext, leaving: list[nodes.VmNode]
+    ) -> None:
+        """Cordon, drain and delete the Nodes of VMs about to go."""
+        if not leaving:
+            return
+        with self._kube(ctx) as kube:
+            for node in leaving:
+                drain.remove_node(
+                    kube, node.node_address, ctx.deadline, ctx.show_waiting
+                )
+        ctx.show_waiting(None)
+
     # -- heal ----------------------------------------------------------------
 
     def heal_start(self, ctx: base.HookContext) -> base.HookResult:
@@ -249,14 +268,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
                 f'{k8s_cluster.DRIVER} MgmtDriver heals workers, or the '
                 'whole instance (a heal request naming no VNFC).'
             )
-        if not healed:
-            return base.HookResult()
-        with self._kube(ctx) as kube:
-            for node in healed:
-                drain.remove_node(
-                    kube, node.node_address, ctx.deadline, ctx.show_waiting
-                )
-        ctx.show_waiting(None)
+        self._remove_nodes(ctx, healed)
         return base.HookResult()
 
     def heal_end(self, ctx: base.HookContext) -> base.HookResult:

@@ -359,5 +359,49 @@ def test_scale_in_of_the_masters_is_refused_before_anything_changes():
     )
     with pytest.raises(exceptions.OperationFailed, match='master_instance'):
         cluster_driver().scale_start(ctx)
-    ctx.request = dict(request, aspectId='worker_instance')
-    assert cluster_driver().scale_start(ctx).changes == {}
+
+
+FLAVOUR = {
+    'flavour_id': 'cluster_install',
+    'vdus': {
+        'masterNode': {'initial_delta': 1},
+        'workerNode': {'initial_delta': 1},
+    },
+    'scaling_aspects': {
+        'worker_instance': {
+            'max_scale_level': 3,
+            'step_deltas': ['delta_1'],
+            'vdu_deltas': {'workerNode': {'delta_1': 1}},
+        },
+    },
+}
+
+
+def test_scale_in_of_workers_drains_the_newest_worker_first():
+    info = two_workers()
+    info['flavourId'] = 'cluster_install'
+    info['scaleStatus'] = [{'aspectId': 'worker_instance', 'scaleLevel': 1}]
+    for n, entry in enumerate(info['vnfcResourceInfo']):
+        entry['metadata'] = {'creation_time': f'2026-11-26T06:0{n}:00Z'}
+    kube = FakeKube(
+        {'m1': '198.18.0.11', 'w1': '198.18.0.21', 'w2': '198.18.0.22'},
+        [pod('web-1', 'w1'), pod('web-2', 'w2')],
+    )
+    ctx = make_ctx(
+        'scale_start',
+        info,
+        request={'type': 'SCALE_IN', 'aspectId': 'worker_instance'},
+        instantiate_request=lambda: {'additionalParams': valid()},
+        vim_connection_info={vim.CONNECTION_KEY: {}},
+        vnfd={'flavours': {'cluster_install': FLAVOUR}},
+    )
+
+    assert cluster_driver(kube).scale_start(ctx).changes == {}
+
+    # w2 is the newest: the infra driver removes it, so its Node goes now.
+    assert kube.calls == ['cordon w2', 'evict cnf/web-2', 'delete Node w2']
+
+    ctx.request['additionalParams'] = {'vnfcInstanceIds': ['w1']}
+    kube.calls.clear()
+    cluster_driver(kube).scale_start(ctx)
+    assert kube.calls == ['cordon w1', 'evict cnf/web-1', 'delete Node w1']

@@ -6,9 +6,9 @@ import pytest
 
 from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
-from vnfm.drivers.infra import scaling
+from vnfm.drivers import scaling
 
-SAMPLE = pathlib.Path(__file__).resolve().parents[4] / 'samples' / 'packages'
+SAMPLE = pathlib.Path(__file__).resolve().parents[3] / 'samples' / 'packages'
 
 
 @pytest.fixture(scope='module')

@@ -1,0 +1,284 @@
+"""Seed 002 end to end on the local cloud, through the real client: a
+cluster VNF (Heat VMs, Kubernetes installed over SSH by the
+``kubernetes_cluster`` MgmtDriver with the test package's script) is
+registered as a Kubernetes VIM; a CNF runs on it; the cluster's workers
+scale out and in; the cluster cannot be terminated while the CNF uses it,
+and its VIM goes with it."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import paramiko
+import pytest
+
+from vnfm.csar.build import build_csar
+from vnfm.testing import demo_k8s
+from vnfm.testing import k8s_cluster_sample
+from vnfm.testing import k8sbuild
+from vnfm.testing import procs
+from vnfm.testing.client import ClientError
+from vnfm.testing.client import TackerClient
+from vnfm.testing.openstack.cloud import LocalCloud
+
+from ..conftest import Api
+from ..conftest import running
+from ..conftest import wait_for
+from .conftest import vim_config
+
+pytestmark = pytest.mark.timeout(1500)
+VIM_NAME = 'k8s-on-vms'
+MASTER_STATE = '/var/lib/vnfm-localk8s/master'
+
+
+@pytest.fixture(scope='module')
+def services(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[procs.VnfmServices]:
+    """vnfm-api and a conductor with the OpenStack and Kubernetes drivers."""
+    svc = procs.VnfmServices(
+        tmp_path_factory.mktemp('vnfm-k8s-cluster'),
+        conf={'infra': {'enabled_infra_drivers': 'openstack,kubernetes'}},
+    )
+    with running('k8s_cluster_services', svc, conductors=1):
+        yield svc
+
+
+@pytest.fixture(scope='module')
+def client(services: procs.VnfmServices) -> TackerClient:
+    """The real ``openstack`` client pointed at vnfm-api."""
+    return TackerClient(services.api_url, timeout=120)
+
+
+@pytest.fixture(scope='module')
+def api(
+    services: procs.VnfmServices, tmp_path_factory: pytest.TempPathFactory
+) -> Api:
+    """Raw HTTP to vnfm-api (polling op occurrences)."""
+    return Api(services.api_url, tmp_path_factory.mktemp('h') / 'none')
+
+
+def _onboard(client: TackerClient, src: Path, tmp: Path) -> dict:
+    """``openstack vnf package create`` + ``upload``; the onboarded info."""
+    path = tmp / f'{src.name}.zip'
+    path.write_bytes(build_csar(str(src)))
+    pkg_id = client.pkg_json('create')['ID']
+    client.pkg('upload', '--path', str(path), pkg_id)
+
+    def onboarded() -> dict | None:
+        info = client.pkg_json('show', pkg_id)
+        assert info['Onboarding State'] != 'ERROR', info
+        return info if info['Onboarding State'] == 'ONBOARDED' else None
+
+    return wait_for(onboarded, 60, f'{src.name} ONBOARDED', interval=0.5)
+
+
+def _op(api: Api, inst_id: str, operation: str) -> dict:
+    ops = api.ok(
+        'GET',
+        '/vnf_lcm_op_occs',
+        200,
+        params={'filter': f'(eq,vnfInstanceId,{inst_id})'},
+    ).json()
+    return max(
+        (o for o in ops if o['operation'] == operation),
+        key=lambda o: o['startTime'],
+    )
+
+
+def _run(
+    client: TackerClient,
+    api: Api,
+    inst_id: str,
+    operation: str,
+    *args: str,
+    state: str = 'COMPLETED',
+) -> dict:
+    client.lcm(*args)
+    return api.wait_op(_op(api, inst_id, operation)['id'], state, timeout=600)
+
+
+def _ssh(address: str, command: str) -> str:
+    """``command`` on a cluster VM as its login user; its stdout."""
+    ssh = paramiko.SSHClient()
+    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())  # noqa: S507 - a test VM
+    ssh.connect(
+        address,
+        timeout=10,
+        banner_timeout=10,
+        auth_timeout=10,
+        allow_agent=False,
+        look_for_keys=False,
+        **k8s_cluster_sample.LOGIN,
+    )
+    try:
+        _, out, _ = ssh.exec_command(command, timeout=60)
+        return out.read().decode().strip()
+    finally:
+        ssh.close()
+
+
+def _vms(api: Api, inst_id: str) -> dict[str, list[str]]:
+    """VDU id -> the SSH addresses of its VMs."""
+    info = api.instance(inst_id)['instantiatedVnfInfo']
+    out: dict[str, list[str]] = {}
+    for vnfc in info['vnfcResourceInfo']:
+        cp = vnfc['vnfcCpInfo'][0]
+        ip = cp['cpProtocolInfo'][0]['ipOverEthernet']['ipAddresses'][0]
+        out.setdefault(vnfc['vduId'], []).append(ip['addresses'][0])
+    return out
+
+
+class Kubectl:
+    """Real kubectl on the cluster, with the admin credentials an operator
+    takes from the master VM (not vnfm's)."""
+
+    def __init__(self, master: str, tmp: Path) -> None:
+        self.token = _ssh(
+            master,
+            f"sudo awk '/token:/ {{print $2}}' "
+            f'{MASTER_STATE}/admin.kubeconfig',
+        )
+        ca = _ssh(master, f'sudo base64 -w0 {MASTER_STATE}/pki/ca.crt')
+        self.ca = tmp / 'cluster-ca.crt'
+        self.ca.write_bytes(base64.b64decode(ca))
+        self.server = f'https://{master}:6443'
+        binaries = k8sbuild.cached()
+        assert binaries is not None
+        self.kubectl = str(binaries.kubectl)
+
+    def json(self, *args: str) -> Any:
+        out = subprocess.run(
+            [
+                self.kubectl,
+                f'--server={self.server}',
+                f'--certificate-authority={self.ca}',
+                f'--token={self.token}',
+                '--request-timeout=30s',
+                *args,
+                '-o',
+                'json',
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return json.loads(out.stdout)
+
+    def ready_nodes(self) -> set[str]:
+        return {
+            n['metadata']['name']
+            for n in self.json('get', 'nodes')['items']
+            if any(
+                c['type'] == 'Ready' and c['status'] == 'True'
+                for c in n['status'].get('conditions') or []
+            )
+        }
+
+    def running_pods(self) -> dict[str, str]:
+        """Pod name -> Node of the Running Pods of namespace default."""
+        return {
+            p['metadata']['name']: p['spec'].get('nodeName', '')
+            for p in self.json('get', 'pods', '-n', 'default')['items']
+            if p['status'].get('phase') == 'Running'
+            and not p['metadata'].get('deletionTimestamp')
+        }
+
+
+def _hostnames(addresses: list[str]) -> set[str]:
+    """The Node names the workers' kubelets register: their host names."""
+    return {_ssh(a, 'hostname').lower() for a in addresses}
+
+
+def _vim(client: TackerClient) -> dict | None:
+    for vim in client.json('vim', 'list'):
+        if vim['Name'] == VIM_NAME:
+            return vim
+    return None
+
+
+def test_a_cluster_vnf_hosts_a_cnf(
+    client: TackerClient,
+    api: Api,
+    local_cloud: LocalCloud,
+    tmp_path: Path,
+) -> None:
+    config = vim_config(local_cloud, tmp_path / 'vim.yaml')
+    os_vim = client.json(
+        'vim', 'register', '--config-file', config, 'local-os-k8s'
+    )
+    cluster_pkg = _onboard(
+        client, k8s_cluster_sample.package_source(tmp_path / 'k8s'), tmp_path
+    )
+    cnf_pkg = _onboard(
+        client, k8s_cluster_sample.SAMPLE.with_name('cnf_simple'), tmp_path
+    )
+    inst = client.lcm_json(
+        'create', cluster_pkg['VNFD ID'], '--name', 'k8s-cluster'
+    )['ID']
+    body = tmp_path / 'instantiate.json'
+    body.write_text(
+        json.dumps(
+            k8s_cluster_sample.instantiate_request(os_vim['id'], VIM_NAME)
+        )
+    )
+
+    # Instantiate: VMs from Heat, Kubernetes on them, the cluster a VIM.
+    _run(client, api, inst, 'INSTANTIATE', 'instantiate', inst, str(body))
+
+    vim = _vim(client)
+    assert vim is not None and vim['Type'] == 'kubernetes', vim
+    vms = _vms(api, inst)
+    kube = Kubectl(vms['masterNode'][0], tmp_path)
+    workers = _hostnames(vms['workerNode'])
+    wait_for(lambda: kube.ready_nodes() == workers, 60, f'Nodes {workers}')
+
+    # A CNF on the cluster's VIM: its Pods run on the workers.
+    cnf = client.lcm_json('create', cnf_pkg['VNFD ID'], '--name', 'on-k8s')[
+        'ID'
+    ]
+    cnf_body = tmp_path / 'cnf.json'
+    cnf_body.write_text(
+        json.dumps(demo_k8s.cnf_instantiate_request('default', vim['ID']))
+    )
+    _run(client, api, cnf, 'INSTANTIATE', 'instantiate', cnf, str(cnf_body))
+    pods = kube.running_pods()
+    assert pods and set(pods.values()) <= workers, pods
+
+    # The cluster cannot go while the CNF uses it: refused at once.
+    with pytest.raises(ClientError) as refused:
+        client.lcm('terminate', inst)
+    assert cnf in refused.value.output and 'on-k8s' in refused.value.output
+    assert _vim(client) is not None
+
+    # Scale out: the new worker VM joins as a Node of its host name.
+    scale = ('scale', inst, '--aspect-id', 'worker_instance')
+    _run(client, api, inst, 'SCALE', *scale, '--type', 'SCALE_OUT')
+    grown = _hostnames(_vms(api, inst)['workerNode'])
+    assert len(grown) == len(workers) + 1
+    wait_for(lambda: kube.ready_nodes() == grown, 60, f'Nodes {grown}')
+
+    # Scale in: the newest worker's Node is gone; the CNF still runs.
+    _run(client, api, inst, 'SCALE', *scale, '--type', 'SCALE_IN')
+    assert _hostnames(_vms(api, inst)['workerNode']) == workers
+    assert kube.ready_nodes() == workers
+    wait_for(
+        lambda: set(kube.running_pods()) >= {p for p in pods if p == 'vdu2'},
+        60,
+        'the CNF Pods Running',
+    )
+
+    # The CNF, then the cluster: its VIM is gone with it.
+    _run(client, api, cnf, 'TERMINATE', 'terminate', cnf)
+    _run(client, api, inst, 'TERMINATE', 'terminate', inst)
+    assert _vim(client) is None
+    with contextlib.suppress(Exception):
+        client.lcm('delete', cnf)
+    client.lcm('delete', inst)
