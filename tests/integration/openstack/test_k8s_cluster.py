@@ -2,8 +2,8 @@
 cluster VNF (Heat VMs, Kubernetes installed over SSH by the
 ``kubernetes_cluster`` MgmtDriver with the test package's script) is
 registered as a Kubernetes VIM; a CNF runs on it; the cluster's workers
-scale out and in; the cluster cannot be terminated while the CNF uses it,
-and its VIM goes with it."""
+scale out and in, one heals; the cluster cannot be terminated while the
+CNF uses it, and its VIM goes with it."""
 
 from __future__ import annotations
 
@@ -197,6 +197,18 @@ def _hostnames(addresses: list[str]) -> set[str]:
     return {_ssh(a, 'hostname').lower() for a in addresses}
 
 
+def _vnfc_on(api: Api, inst_id: str, hostname: str) -> str:
+    """The vnfcInfo id of the VM whose host name is ``hostname``."""
+    info = api.instance(inst_id)['instantiatedVnfInfo']
+    by_resource = {v['vnfcResourceInfoId']: v['id'] for v in info['vnfcInfo']}
+    for vnfc in info['vnfcResourceInfo']:
+        cp = vnfc['vnfcCpInfo'][0]
+        ip = cp['cpProtocolInfo'][0]['ipOverEthernet']['ipAddresses'][0]
+        if _ssh(ip['addresses'][0], 'hostname').lower() == hostname:
+            return by_resource[vnfc['id']]
+    raise AssertionError(f'no VM {hostname}')
+
+
 def _vim(client: TackerClient) -> dict | None:
     for vim in client.json('vim', 'list'):
         if vim['Name'] == VIM_NAME:
@@ -264,16 +276,43 @@ def test_a_cluster_vnf_hosts_a_cnf(
     grown = _hostnames(_vms(api, inst)['workerNode'])
     assert len(grown) == len(workers) + 1
     wait_for(lambda: kube.ready_nodes() == grown, 60, f'Nodes {grown}')
+    (new,) = grown - workers
 
-    # Scale in: the newest worker's Node is gone; the CNF still runs.
+    # The CNF grows onto the new worker.
+    cnf_scale = ('scale', cnf, '--aspect-id', 'vdu1_aspect')
+    _run(client, api, cnf, 'SCALE', *cnf_scale, '--type', 'SCALE_OUT')
+    moved = wait_for(
+        lambda: [p for p, n in kube.running_pods().items() if n == new],
+        60,
+        f'a Pod on {new}',
+    )
+
+    # Heal of the new worker: its Node drained (its Pods move to the other
+    # worker) and deleted, the new VM joined as a Node of its own.
+    _run(
+        client,
+        api,
+        inst,
+        'HEAL',
+        'heal',
+        inst,
+        '--vnfc-instance',
+        _vnfc_on(api, inst, new),
+    )
+    healed = _hostnames(_vms(api, inst)['workerNode'])
+    assert new not in healed and len(healed) == len(grown), healed
+    wait_for(lambda: kube.ready_nodes() == healed, 60, f'Nodes {healed}')
+    running = kube.running_pods()
+    assert not set(moved) & set(running), running
+    assert len(running) == len(pods) + 1
+    assert set(running.values()) <= workers, running
+
+    # Scale in: the newest worker's Node is drained and deleted before
+    # its VM goes; the CNF runs on.
     _run(client, api, inst, 'SCALE', *scale, '--type', 'SCALE_IN')
     assert _hostnames(_vms(api, inst)['workerNode']) == workers
     assert kube.ready_nodes() == workers
-    wait_for(
-        lambda: set(kube.running_pods()) >= {p for p in pods if p == 'vdu2'},
-        60,
-        'the CNF Pods Running',
-    )
+    assert len(kube.running_pods()) == len(pods) + 1
 
     # The CNF, then the cluster: its VIM is gone with it.
     _run(client, api, cnf, 'TERMINATE', 'terminate', cnf)
