@@ -20,14 +20,17 @@ MASTER_ASPECT, WORKER_ASPECT = 'master_instance', 'worker_instance'
 MASTER_CP, WORKER_CP = 'masterNode_CP1', 'workerNode_CP1'
 
 
-def package_source(dst: Path) -> Path:
+def package_source(dst: Path, fail_dir: Path | None = None) -> Path:
     """A copy of the sample in ``dst`` whose script runs this Python (a
-    VM sees the host's /usr, /work and, through its overlay, /root)."""
+    VM sees the host's /usr, /work and, through its overlays, /root and
+    /var); the actions named by files in ``fail_dir`` (under /var/tmp, for
+    the VMs to see it) fail once on each VM."""
     shutil.copytree(SAMPLE, dst)
     script = dst / SCRIPT
     text = script.read_text()
     text = text.replace('@VNFM_PYTHON@', sys.executable)
     text = text.replace('@VNFM_K8S_CACHE@', str(k8sbuild.cache_dir()))
+    text = text.replace('@VNFM_VMK8S_FAIL_DIR@', str(fail_dir or ''))
     script.write_text(text)
     return dst
 

@@ -22,7 +22,9 @@ own). The actions and the config file are those of the production script
 - ``reset``: the daemons stopped, the state removed.
 
 Every action is idempotent: what runs already is left running. HA masters
-(``join-master``) are refused: the test package has one master.
+(``join-master``) are refused: the test package has one master. A test
+makes an action fail once on a VM with a file named after it in
+``$VNFM_VMK8S_FAIL_DIR``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import shutil
 import socket
 import ssl
@@ -75,6 +78,8 @@ CONFIG_KEYS = frozenset(
         'CERTIFICATE_KEY',
     }
 )
+#: A directory whose files name actions to fail once (tests of retry).
+FAIL_DIR_ENV = 'VNFM_VMK8S_FAIL_DIR'
 _CLUSTER_INFO = '/api/v1/namespaces/kube-public/configmaps/cluster-info'
 
 
@@ -491,12 +496,30 @@ ACTIONS = {
 }
 
 
+def _failure_injected(action: str) -> bool:
+    """Whether a test asked ``action`` to fail once on this VM: a file
+    named after it in ``$VNFM_VMK8S_FAIL_DIR``, removed as it fails (the
+    VM sees the host's /var/tmp through its overlay, so the removal is
+    its own)."""
+    directory = os.environ.get(FAIL_DIR_ENV)
+    if not directory:
+        return False
+    marker = Path(directory) / action
+    if not marker.exists():
+        return False
+    marker.unlink()
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """``ACTION CONFIG``: run one action, print its results."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or args[0] not in ACTIONS:
         print(f'usage: vmk8s {"|".join(ACTIONS)} CONFIG', file=sys.stderr)
         return 2
+    if _failure_injected(args[0]):
+        log(f'ERROR: {args[0]}: failed as the test asked ({FAIL_DIR_ENV})')
+        return 1
     try:
         results = ACTIONS[args[0]](read_config(Path(args[1])))
     except (ActionFailed, ClusterError, k8sbuild.BuildUnavailable) as e:

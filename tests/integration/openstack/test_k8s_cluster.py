@@ -10,7 +10,10 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import re
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from ..conftest import Api
 from ..conftest import running
 from ..conftest import wait_for
 from .conftest import vim_config
+from .test_vnf_lifecycle import _stacks
 
 pytestmark = pytest.mark.timeout(1500)
 VIM_NAME = 'k8s-on-vms'
@@ -216,25 +220,67 @@ def _vim(client: TackerClient) -> dict | None:
     return None
 
 
+@pytest.fixture(scope='module')
+def os_vim(
+    client: TackerClient,
+    local_cloud: LocalCloud,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict:
+    """The local cloud registered as a VIM of its demo user."""
+    config = vim_config(local_cloud, tmp_path_factory.mktemp('v') / 'v.yaml')
+    return client.json(
+        'vim', 'register', '--config-file', config, 'local-os-k8s'
+    )
+
+
+@pytest.fixture(scope='module')
+def fail_dir() -> Iterator[Path]:
+    """Where a test names install actions to fail once (the VMs see the
+    host's /var/tmp, not its /tmp)."""
+    path = Path(tempfile.mkdtemp(prefix='vnfm-vmk8s-', dir='/var/tmp'))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope='module')
+def packages(
+    client: TackerClient,
+    fail_dir: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, str]:
+    """vnfdId of the cluster test package and of cnf_simple, onboarded."""
+    tmp = tmp_path_factory.mktemp('k8s-packages')
+    source = k8s_cluster_sample.package_source(tmp / 'k8s', fail_dir)
+    cnf = k8s_cluster_sample.SAMPLE.with_name('cnf_simple')
+    return {
+        'cluster': _onboard(client, source, tmp)['VNFD ID'],
+        'cnf': _onboard(client, cnf, tmp)['VNFD ID'],
+    }
+
+
+def _v1_request(vim_id: str, vim_name: str) -> dict:
+    """The cluster's instantiate request in v1 form (a vimConnectionInfo
+    list, vimType openstack, cpConfig lists)."""
+    req = k8s_cluster_sample.instantiate_request(vim_id, vim_name)
+    req['vimConnectionInfo'] = [
+        {'id': 'vim1', 'vimId': vim_id, 'vimType': 'openstack'}
+    ]
+    for link in req['extVirtualLinks']:
+        for cp in link['extCps']:
+            cp['cpConfig'] = [{'cpProtocolData': []}]
+    return req
+
+
 def test_a_cluster_vnf_hosts_a_cnf(
     client: TackerClient,
     api: Api,
-    local_cloud: LocalCloud,
+    os_vim: dict,
+    packages: dict[str, str],
     tmp_path: Path,
 ) -> None:
-    config = vim_config(local_cloud, tmp_path / 'vim.yaml')
-    os_vim = client.json(
-        'vim', 'register', '--config-file', config, 'local-os-k8s'
-    )
-    cluster_pkg = _onboard(
-        client, k8s_cluster_sample.package_source(tmp_path / 'k8s'), tmp_path
-    )
-    cnf_pkg = _onboard(
-        client, k8s_cluster_sample.SAMPLE.with_name('cnf_simple'), tmp_path
-    )
-    inst = client.lcm_json(
-        'create', cluster_pkg['VNFD ID'], '--name', 'k8s-cluster'
-    )['ID']
+    inst = client.lcm_json('create', packages['cluster'], '--name', 'k8s')[
+        'ID'
+    ]
     body = tmp_path / 'instantiate.json'
     body.write_text(
         json.dumps(
@@ -253,9 +299,7 @@ def test_a_cluster_vnf_hosts_a_cnf(
     wait_for(lambda: kube.ready_nodes() == workers, 60, f'Nodes {workers}')
 
     # A CNF on the cluster's VIM: its Pods run on the workers.
-    cnf = client.lcm_json('create', cnf_pkg['VNFD ID'], '--name', 'on-k8s')[
-        'ID'
-    ]
+    cnf = client.lcm_json('create', packages['cnf'], '--name', 'on-k8s')['ID']
     cnf_body = tmp_path / 'cnf.json'
     cnf_body.write_text(
         json.dumps(demo_k8s.cnf_instantiate_request('default', vim['ID']))
@@ -321,3 +365,92 @@ def test_a_cluster_vnf_hosts_a_cnf(
     with contextlib.suppress(Exception):
         client.lcm('delete', cnf)
     client.lcm('delete', inst)
+
+
+def test_a_wrong_password_fails_naming_the_vm_and_rollback_removes_it(
+    client: TackerClient,
+    api: Api,
+    os_vim: dict,
+    packages: dict[str, str],
+    local_cloud: LocalCloud,
+    tmp_path: Path,
+) -> None:
+    inst = client.lcm_json('create', packages['cluster'], '--name', 'bad')[
+        'ID'
+    ]
+    request = k8s_cluster_sample.instantiate_request(os_vim['id'], 'bad-pw')
+    param = request['additionalParams']['k8s_cluster_installation_param']
+    param['worker_node']['password'] = 'wrong-pw-4711'
+    body = tmp_path / 'instantiate.json'
+    body.write_text(json.dumps(request))
+
+    failed = _run(
+        client,
+        api,
+        inst,
+        'INSTANTIATE',
+        'instantiate',
+        inst,
+        str(body),
+        state='FAILED_TEMP',
+    )
+
+    detail = failed['error']['detail']
+    assert re.search(
+        r'install script prepare on worker VNFC \S+ \(198\.1[89]\.[\d.]+\)',
+        detail,
+    ), detail
+    assert 'refused' in detail, detail
+    shown = client.lcm('op', 'show', failed['id']) + client.printed()
+    assert 'wrong-pw-4711' not in shown
+    assert f'vnf-{inst}' in _stacks(local_cloud)
+
+    client.lcm('op', 'rollback', failed['id'])
+    api.wait_op(failed['id'], 'ROLLED_BACK', timeout=300)
+
+    assert f'vnf-{inst}' not in _stacks(local_cloud)
+    assert 'bad-pw' not in {v['Name'] for v in client.json('vim', 'list')}
+    client.lcm('delete', inst)
+
+
+def test_a_v1_instantiate_that_fails_halfway_completes_on_retry(
+    client: TackerClient,
+    api: Api,
+    os_vim: dict,
+    packages: dict[str, str],
+    fail_dir: Path,
+    tmp_path: Path,
+) -> None:
+    created = client.json(
+        'vnflcm', 'create', packages['cluster'], '--name', 'v1-k8s',
+        api_version='1',
+    )  # fmt: skip
+    inst = created['ID']
+    body = tmp_path / 'instantiate.json'
+    body.write_text(json.dumps(_v1_request(os_vim['id'], 'v1-k8s-vim')))
+    (fail_dir / 'join-worker').touch()
+
+    client.run('vnflcm', 'instantiate', inst, str(body), api_version='1')
+    op_id = _op(api, inst, 'INSTANTIATE')['id']
+    failed = api.wait_op(op_id, 'FAILED_TEMP', timeout=600)
+
+    assert (
+        'install script join-worker on worker VNFC'
+        in (failed['error']['detail'])
+    ), failed['error']
+    assert 'v1-k8s-vim' not in {v['Name'] for v in client.json('vim', 'list')}
+
+    # The steps done stay done; the worker joins this time.
+    client.lcm('op', 'retry', op_id)
+    api.wait_op(op_id, 'COMPLETED', timeout=600)
+
+    assert 'v1-k8s-vim' in {v['Name'] for v in client.json('vim', 'list')}
+    vms = _vms(api, inst)
+    kube = Kubectl(vms['masterNode'][0], tmp_path)
+    workers = _hostnames(vms['workerNode'])
+    wait_for(lambda: kube.ready_nodes() == workers, 60, f'Nodes {workers}')
+
+    client.run('vnflcm', 'terminate', inst, api_version='1')
+    api.wait_op(_op(api, inst, 'TERMINATE')['id'], 'COMPLETED', timeout=600)
+    assert 'v1-k8s-vim' not in {v['Name'] for v in client.json('vim', 'list')}
+    client.run('vnflcm', 'delete', inst, api_version='1')

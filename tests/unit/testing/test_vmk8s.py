@@ -104,3 +104,15 @@ def test_the_request_fits_the_vnfd(package):
         'workerNode': 1,
     }
     assert params.script_path == k8s_cluster_sample.SCRIPT
+
+
+def test_a_test_makes_an_action_fail_once(tmp_path, monkeypatch, capsys):
+    config = tmp_path / 'c.conf'
+    config.write_text('NODE_IP=198.18.4.12\n')
+    monkeypatch.setenv(vmk8s.FAIL_DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(vmk8s, 'ACTIONS', {'prepare': lambda c: None})
+    (tmp_path / 'prepare').touch()
+
+    assert vmk8s.main(['prepare', str(config)]) == 1
+    assert 'failed as the test asked' in capsys.readouterr().err
+    assert vmk8s.main(['prepare', str(config)]) == 0

@@ -405,3 +405,23 @@ def test_scale_in_of_workers_drains_the_newest_worker_first():
     kube.calls.clear()
     cluster_driver(kube).scale_start(ctx)
     assert kube.calls == ['cordon w1', 'evict cnf/web-1', 'delete Node w1']
+
+
+def test_a_refused_login_names_the_vm_and_the_step(monkeypatch):
+    def refuse(target: ssh.Target, *a: Any, **k: Any) -> None:
+        if target.host == '198.18.0.22':
+            raise ssh.AuthenticationFailed(
+                f'{target.host}: SSH login as ubuntu was refused'
+            )
+        return FakeSession(target, [])
+
+    monkeypatch.setattr(ssh, 'connect', refuse)
+    ctx = make_ctx('instantiate_end', two_workers())
+
+    with pytest.raises(ssh.AuthenticationFailed) as caught:
+        cluster_driver().instantiate_end(ctx)
+
+    assert str(caught.value).startswith(
+        'install script prepare on worker VNFC w2 (198.18.0.22): '
+        '198.18.0.22: SSH login'
+    )
