@@ -6,9 +6,10 @@ starts the real control plane in the master VM and a simulated kubelet in
 the worker VM).
 
 For each round, instantiate broken down: Heat (the op's start to the stack
-CREATE_COMPLETE, seen by this process polling Heat every 10 ms), the SSH
-logins and the install script's actions (the times the MgmtDriver keeps
-with the op), and vnfm's own time (the rest; target <= 1 s); the SSH
+CREATE_COMPLETE, seen by this process polling Heat every 10 ms; vnfm's work
+before the stack create is counted here), the SSH logins and the install
+script's actions (the times the MgmtDriver keeps with the op), and vnfm's
+own time after Heat (the rest; target <= 1 s); the SSH
 connections per hook (one per VM is the design); the scale out of one
 worker end to end (the op's start to COMPLETED) with its script time.
 Prints one JSON object.

@@ -279,7 +279,13 @@ class LocalCluster:
             etcd_port=self.ports['etcd'],
             etcd_peer_port=self.ports['etcd_peer'],
             apiserver_port=self.ports['apiserver'],
+            **self._apiserver_addresses(),
         )
+
+    def _apiserver_addresses(self) -> dict[str, str]:
+        """The API server's advertised and bind addresses (Layout's
+        defaults: loopback)."""
+        return {}
 
     def _prepare(self) -> None:
         if self.state_dir.exists():

@@ -48,6 +48,7 @@ import yaml
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
+from vnfm.drivers.mgmt.kubernetes_cluster.script import CONFIG_KEYS
 from vnfm.testing import clusterfiles
 from vnfm.testing import daemons
 from vnfm.testing import k8sbuild
@@ -61,23 +62,6 @@ API_PORT = 6443
 #: The static user whose token joins workers (the simulated kubelet's).
 JOIN_USER = 'vnfm-sim-kubelet'
 WAIT_SECONDS = 240.0
-CONFIG_KEYS = frozenset(
-    {
-        'NODE_IP',
-        'NODE_NAME',
-        'CLUSTER_ENDPOINT',
-        'CLUSTER_EXTRA_SANS',
-        'POD_CIDR',
-        'SERVICE_CIDR',
-        'HTTP_PROXY_URL',
-        'HTTPS_PROXY_URL',
-        'NO_PROXY_LIST',
-        'K8S_NODE_CIDR',
-        'JOIN_TOKEN',
-        'CA_CERT_HASH',
-        'CERTIFICATE_KEY',
-    }
-)
 #: A directory whose files name actions to fail once (tests of retry).
 FAIL_DIR_ENV = 'VNFM_VMK8S_FAIL_DIR'
 _CLUSTER_INFO = '/api/v1/namespaces/kube-public/configmaps/cluster-info'
@@ -147,15 +131,11 @@ class VmControlPlane(LocalCluster):
     def _serving_names(self) -> list[str]:
         return [self.node_ip, *self.extra_names]
 
-    def _layout(self) -> daemons.Layout:
-        return daemons.Layout(
-            self.state_dir,
-            etcd_port=self.ports['etcd'],
-            etcd_peer_port=self.ports['etcd_peer'],
-            apiserver_port=self.ports['apiserver'],
-            apiserver_address=self.node_ip,
-            bind_address='0.0.0.0',  # noqa: S104 - the VM's own addresses
-        )
+    def _apiserver_addresses(self) -> dict[str, str]:
+        return {
+            'apiserver_address': self.node_ip,
+            'bind_address': '0.0.0.0',  # noqa: S104 - the VM's own addresses
+        }
 
     def _start_scheduler_and_kubelet(self) -> None:
         # The workers' kubelets join later (join-worker).
@@ -388,44 +368,23 @@ def join_worker(config: dict[str, str]) -> None:
         raise ActionFailed(f'Node {name} was not Ready in {WAIT_SECONDS} s')
 
 
-# The production script's access for vnfm (deploy CNFs, drain Nodes).
-_ACCESS = """\
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: vnfm, namespace: kube-system}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: vnfm-cnf-manager}
-rules:
-- apiGroups: ["", apps, batch, autoscaling, policy, networking.k8s.io,
-              discovery.k8s.io]
-  resources: ["*"]
-  verbs: ["*"]
-- apiGroups: [rbac.authorization.k8s.io]
-  resources: [roles, rolebindings]
-  verbs: ["*"]
-- apiGroups: [storage.k8s.io]
-  resources: [storageclasses]
-  verbs: [get, list, watch]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: vnfm-cnf-manager}
-roleRef:
-  {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole,
-   name: vnfm-cnf-manager}
-subjects:
-- {kind: ServiceAccount, name: vnfm, namespace: kube-system}
----
-apiVersion: v1
-kind: Secret
-type: kubernetes.io/service-account-token
-metadata:
-  name: vnfm-token
-  namespace: kube-system
-  annotations: {kubernetes.io/service-account.name: vnfm}
-"""
+#: The production script, whose service account and role vnfm gets here too.
+PRODUCTION_SCRIPT = (
+    Path(__file__).resolve().parents[2]
+    / 'samples'
+    / 'kubernetes_cluster'
+    / 'Scripts'
+    / 'install_k8s_cluster.sh'
+)
+
+
+def access_manifest() -> str:
+    """The manifest of the production script's ``vnfm_access_manifest``
+    (a service account and what it may do: deploy CNFs, drain Nodes)."""
+    text = PRODUCTION_SCRIPT.read_text()
+    body = text[text.index('vnfm_access_manifest() {') :]
+    start = body.index("<<'EOF'\n") + len("<<'EOF'\n")
+    return body[start : body.index('\nEOF\n', start) + 1]
 
 
 def vim_access(config: dict[str, str]) -> dict[str, str]:
@@ -441,7 +400,7 @@ def vim_access(config: dict[str, str]) -> dict[str, str]:
             '-f',
             '-',
         ],
-        input=_ACCESS,
+        input=access_manifest(),
         text=True,
         check=True,
         timeout=120,

@@ -2,8 +2,10 @@
 cluster VNF (Heat VMs, Kubernetes installed over SSH by the
 ``kubernetes_cluster`` MgmtDriver with the test package's script) is
 registered as a Kubernetes VIM; a CNF runs on it; the cluster's workers
-scale out and in, one heals; the cluster cannot be terminated while the
-CNF uses it, and its VIM goes with it."""
+scale out and in, one heals; its master heals (the cluster built again,
+its VIM updated); the cluster cannot be terminated while the CNF uses it,
+and its VIM goes with it. Failures: a wrong password, a script failing
+halfway (then retried)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import paramiko
 import pytest
 
 from vnfm.csar.build import build_csar
@@ -26,6 +27,7 @@ from vnfm.testing import demo_k8s
 from vnfm.testing import k8s_cluster_sample
 from vnfm.testing import k8sbuild
 from vnfm.testing import procs
+from vnfm.testing import vmsample
 from vnfm.testing.client import ClientError
 from vnfm.testing.client import TackerClient
 from vnfm.testing.openstack.cloud import LocalCloud
@@ -34,6 +36,8 @@ from ..conftest import Api
 from ..conftest import running
 from ..conftest import wait_for
 from .conftest import vim_config
+from .test_vnf_lifecycle import _latest_op
+from .test_vnf_lifecycle import _ssh_run
 from .test_vnf_lifecycle import _stacks
 
 pytestmark = pytest.mark.timeout(1500)
@@ -83,19 +87,6 @@ def _onboard(client: TackerClient, src: Path, tmp: Path) -> dict:
     return wait_for(onboarded, 60, f'{src.name} ONBOARDED', interval=0.5)
 
 
-def _op(api: Api, inst_id: str, operation: str) -> dict:
-    ops = api.ok(
-        'GET',
-        '/vnf_lcm_op_occs',
-        200,
-        params={'filter': f'(eq,vnfInstanceId,{inst_id})'},
-    ).json()
-    return max(
-        (o for o in ops if o['operation'] == operation),
-        key=lambda o: o['startTime'],
-    )
-
-
 def _run(
     client: TackerClient,
     api: Api,
@@ -105,27 +96,15 @@ def _run(
     state: str = 'COMPLETED',
 ) -> dict:
     client.lcm(*args)
-    return api.wait_op(_op(api, inst_id, operation)['id'], state, timeout=600)
+    return api.wait_op(
+        _latest_op(api, inst_id, operation)['id'], state, timeout=600
+    )
 
 
 def _ssh(address: str, command: str) -> str:
     """``command`` on a cluster VM as its login user; its stdout."""
-    ssh = paramiko.SSHClient()
-    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())  # noqa: S507 - a test VM
-    ssh.connect(
-        address,
-        timeout=10,
-        banner_timeout=10,
-        auth_timeout=10,
-        allow_agent=False,
-        look_for_keys=False,
-        **k8s_cluster_sample.LOGIN,
-    )
-    try:
-        _, out, _ = ssh.exec_command(command, timeout=60)
-        return out.read().decode().strip()
-    finally:
-        ssh.close()
+    login = k8s_cluster_sample.LOGIN
+    return _ssh_run(address, login['username'], login['password'], command)
 
 
 def _vms(api: Api, inst_id: str) -> dict[str, list[str]]:
@@ -213,6 +192,19 @@ def _vnfc_on(api: Api, inst_id: str, hostname: str) -> str:
     raise AssertionError(f'no VM {hostname}')
 
 
+def _master_vnfc(api: Api, inst_id: str) -> tuple[str, str]:
+    """The vnfcInfo id of the master VM and its server."""
+    info = api.instance(inst_id)['instantiatedVnfInfo']
+    servers = {
+        v['id']: v['computeResource']['resourceId']
+        for v in info['vnfcResourceInfo']
+    }
+    for vnfc in info['vnfcInfo']:
+        if vnfc['vduId'] == 'masterNode':
+            return vnfc['id'], servers[vnfc['vnfcResourceInfoId']]
+    raise AssertionError('no master VNFC')
+
+
 def _vim(client: TackerClient) -> dict | None:
     for vim in client.json('vim', 'list'):
         if vim['Name'] == VIM_NAME:
@@ -256,19 +248,6 @@ def packages(
         'cluster': _onboard(client, source, tmp)['VNFD ID'],
         'cnf': _onboard(client, cnf, tmp)['VNFD ID'],
     }
-
-
-def _v1_request(vim_id: str, vim_name: str) -> dict:
-    """The cluster's instantiate request in v1 form (a vimConnectionInfo
-    list, vimType openstack, cpConfig lists)."""
-    req = k8s_cluster_sample.instantiate_request(vim_id, vim_name)
-    req['vimConnectionInfo'] = [
-        {'id': 'vim1', 'vimId': vim_id, 'vimType': 'openstack'}
-    ]
-    for link in req['extVirtualLinks']:
-        for cp in link['extCps']:
-            cp['cpConfig'] = [{'cpProtocolData': []}]
-    return req
 
 
 def test_a_cluster_vnf_hosts_a_cnf(
@@ -358,6 +337,18 @@ def test_a_cluster_vnf_hosts_a_cnf(
     assert kube.ready_nodes() == workers
     assert len(kube.running_pods()) == len(pods) + 1
 
+    _run(client, api, cnf, 'TERMINATE', 'terminate', cnf)
+
+    # Heal of the single master: the cluster is built again on the new VM
+    # (the worker leaves the old one) and the VIM updated: a CNF runs on it.
+    master, server = _master_vnfc(api, inst)
+    _run(client, api, inst, 'HEAL', 'heal', inst, '--vnfc-instance', master)
+    assert _master_vnfc(api, inst)[1] != server  # a new VM
+    kube = Kubectl(_vms(api, inst)['masterNode'][0], tmp_path)
+    wait_for(lambda: kube.ready_nodes() == workers, 60, f'Nodes {workers}')
+    _run(client, api, cnf, 'INSTANTIATE', 'instantiate', cnf, str(cnf_body))
+    assert set(kube.running_pods().values()) <= workers
+
     # The CNF, then the cluster: its VIM is gone with it.
     _run(client, api, cnf, 'TERMINATE', 'terminate', cnf)
     _run(client, api, inst, 'TERMINATE', 'terminate', inst)
@@ -427,11 +418,19 @@ def test_a_v1_instantiate_that_fails_halfway_completes_on_retry(
     )  # fmt: skip
     inst = created['ID']
     body = tmp_path / 'instantiate.json'
-    body.write_text(json.dumps(_v1_request(os_vim['id'], 'v1-k8s-vim')))
+    body.write_text(
+        json.dumps(
+            vmsample.as_v1(
+                k8s_cluster_sample.instantiate_request(
+                    os_vim['id'], 'v1-k8s-vim'
+                )
+            )
+        )
+    )
     (fail_dir / 'join-worker').touch()
 
     client.run('vnflcm', 'instantiate', inst, str(body), api_version='1')
-    op_id = _op(api, inst, 'INSTANTIATE')['id']
+    op_id = _latest_op(api, inst, 'INSTANTIATE')['id']
     failed = api.wait_op(op_id, 'FAILED_TEMP', timeout=600)
 
     assert (
@@ -451,6 +450,8 @@ def test_a_v1_instantiate_that_fails_halfway_completes_on_retry(
     wait_for(lambda: kube.ready_nodes() == workers, 60, f'Nodes {workers}')
 
     client.run('vnflcm', 'terminate', inst, api_version='1')
-    api.wait_op(_op(api, inst, 'TERMINATE')['id'], 'COMPLETED', timeout=600)
+    api.wait_op(
+        _latest_op(api, inst, 'TERMINATE')['id'], 'COMPLETED', timeout=600
+    )
     assert 'v1-k8s-vim' not in {v['Name'] for v in client.json('vim', 'list')}
     client.run('vnflcm', 'delete', inst, api_version='1')

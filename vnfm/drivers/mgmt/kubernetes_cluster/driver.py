@@ -19,8 +19,11 @@ them).
   deleted and their pins dropped (scale in). Its rollback deletes the
   Nodes of the VMs a failed scale out had added.
 - ``heal_start``/``heal_end`` of workers: Node drained and deleted, then
-  the new VM (new host key pinned) joined. A whole-instance heal re-runs
-  the installation and updates the VIM. Heal of a master VNFC is refused.
+  the new VM (new host key pinned) joined. A heal of the master of a
+  single-master cluster, or of the whole instance, builds the cluster
+  again (the VMs that stay are reset first) and updates the VIM: that is
+  disruptive, the workloads of CNFs on the cluster are lost (heal or
+  instantiate them again). Heal of a master of an HA cluster is refused.
 """
 
 from __future__ import annotations
@@ -257,18 +260,24 @@ class KubernetesClusterDriver(base.MgmtDriver):
     # -- heal ----------------------------------------------------------------
 
     def heal_start(self, ctx: base.HookContext) -> base.HookResult:
-        """Drain and delete the Nodes of the worker VMs to heal."""
+        """Drain and delete the Nodes of the worker VMs to heal; a heal of
+        the master of a single-master cluster (rebuilt in heal_end) has
+        nothing to drain."""
         params = cluster_params(ctx)
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
-        healed = _healed(ctx, nodes.find(info, params))
+        cluster = nodes.find(info, params)
+        healed = _healed(ctx, cluster)
         masters = [n.vnfc_id for n in healed if n.role == nodes.MASTER]
-        if masters:
+        if masters and len(_masters(cluster)) > 1:
             raise exceptions.OperationFailed(
-                f'heal_start: VNFC {", ".join(masters)} is a master; the '
-                f'{k8s_cluster.DRIVER} MgmtDriver heals workers, or the '
-                'whole instance (a heal request naming no VNFC).'
+                f'heal_start: VNFC {", ".join(masters)} is a master of a '
+                f'cluster with {len(_masters(cluster))} masters; the '
+                f'{k8s_cluster.DRIVER} MgmtDriver heals workers, the master '
+                'of a single-master cluster, or the whole instance (a heal '
+                'request naming no VNFC).'
             )
-        self._remove_nodes(ctx, healed)
+        if not masters:
+            self._remove_nodes(ctx, healed)
         return base.HookResult()
 
     def heal_end(self, ctx: base.HookContext) -> base.HookResult:
@@ -283,14 +292,25 @@ class KubernetesClusterDriver(base.MgmtDriver):
         for node in healed:
             if node.resource_id not in pins.learned:
                 pins.forget(node.resource_id)
-        if _named_vnfcs(ctx):
+        if _named_vnfcs(ctx) and not _masters(healed):
             self._join(ctx, params, pins, cluster, healed)
             return base.HookResult(pins.changes())
+        # The whole instance, or the master: the cluster is built again
+        # (the VMs that stay leave the old one first) and its VIM updated.
         endpoint = nodes.cluster_address(info, params)
-        access = self._install(
-            ctx, params, pins, lambda i: i.install(cluster, endpoint)
-        )
+        kept = [n for n in cluster if n not in healed]
+
+        def rebuild(installer: install.Installer) -> vim.ClusterAccess:
+            for node in kept:
+                installer.run(node, 'reset', endpoint)
+            return installer.install(cluster, endpoint)
+
+        access = self._install(ctx, params, pins, rebuild)
         return self._registered(ctx, params, access, pins)
+
+
+def _masters(vms: list[nodes.VmNode]) -> list[nodes.VmNode]:
+    return [n for n in vms if n.role == nodes.MASTER]
 
 
 def _forget_gone(pins: hostkeys.Pins, cluster: list[nodes.VmNode]) -> bool:

@@ -28,7 +28,9 @@ _DONE_KEY = 'install_done'
 #: Seconds each action took, by ``action@VM``.
 _SECONDS_KEY = 'script_seconds'
 #: Actions that change a VM: run once per VM per operation.
-_ONCE = frozenset({'prepare', 'init-master', 'join-master', 'join-worker'})
+_ONCE = frozenset(
+    {'reset', 'prepare', 'init-master', 'join-master', 'join-worker'}
+)
 
 
 def read_script(

@@ -159,21 +159,25 @@ def two_workers() -> dict:
     )
 
 
+#: The install of two_workers(), action by action, in kubeadm's order.
+INSTALL_TWO_WORKERS = [
+    'prepare 198.18.0.11',
+    'prepare 198.18.0.21',
+    'prepare 198.18.0.22',
+    'init-master 198.18.0.11',
+    'join-info 198.18.0.11',
+    'join-worker 198.18.0.21',
+    'join-worker 198.18.0.22',
+    'vim-access 198.18.0.11',
+]
+
+
 def test_instantiate_end_installs_and_registers_the_vim(actions):
     ctx = make_ctx('instantiate_end', two_workers())
 
     changes = cluster_driver().instantiate_end(ctx).changes
 
-    assert actions == [
-        'prepare 198.18.0.11',
-        'prepare 198.18.0.21',
-        'prepare 198.18.0.22',
-        'init-master 198.18.0.11',
-        'join-info 198.18.0.11',
-        'join-worker 198.18.0.21',
-        'join-worker 198.18.0.22',
-        'vim-access 198.18.0.11',
-    ]
+    assert actions == INSTALL_TWO_WORKERS
     vim_id = driver.vim_id_of(INSTANCE)
     [registered] = changes['vims']['register']
     assert registered['id'] == vim_id
@@ -319,17 +323,55 @@ def test_heal_of_a_worker_drains_then_joins_the_new_vm(actions):
     }
 
 
-def test_heal_of_a_master_is_refused_before_anything_changes():
-    kube = FakeKube({'m1': '198.18.0.11'}, [])
+def test_heal_of_an_ha_master_is_refused_before_anything_changes():
+    info = instances.info(
+        instances.master(1),
+        instances.master(2),
+        instances.worker(1),
+        extCpInfo=[VIP],
+    )
+    kube = FakeKube({'w1': '198.18.0.21'}, [])
     ctx = make_ctx(
         'heal_start',
-        two_workers(),
+        info,
         request={'vnfcInstanceId': ['m1']},
         instantiate_request=lambda: {'additionalParams': valid()},
     )
-    with pytest.raises(exceptions.OperationFailed, match='m1 is a master'):
+    with pytest.raises(exceptions.OperationFailed, match='2 masters'):
         cluster_driver(kube).heal_start(ctx)
     assert kube.calls == []
+
+
+def test_heal_of_the_single_master_rebuilds_the_cluster(actions):
+    info = two_workers()
+    kube = FakeKube({'w1': '198.18.0.21', 'w2': '198.18.0.22'}, [])
+    common = {
+        'request': {'vnfcInstanceId': ['m1']},
+        'instantiate_request': lambda: {'additionalParams': valid()},
+        'vim_connection_info': {vim.CONNECTION_KEY: {}},
+    }
+    start = make_ctx('heal_start', info, **common)
+    assert cluster_driver(kube).heal_start(start).changes == {}
+    assert kube.calls == []  # nothing to drain: the cluster is rebuilt
+
+    healed = instances.master(1)
+    healed['computeResource']['resourceId'] = 'server-m1-new'
+    after = dict(
+        info,
+        vnfcResourceInfo=[healed, instances.worker(1), instances.worker(2)],
+    )
+    end = make_ctx('heal_end', after, **common)
+    end.vnf_instance.update(pinned(info))
+
+    changes = cluster_driver(kube).heal_end(end).changes
+
+    # The workers leave the old cluster, then all is built again.
+    assert actions[:2] == ['reset 198.18.0.21', 'reset 198.18.0.22']
+    assert actions[2:] == INSTALL_TWO_WORKERS
+    [registered] = changes['vims']['register']
+    assert registered['id'] == driver.vim_id_of(INSTANCE)
+    pins = changes['metadata'][hostkeys.METADATA_KEY]
+    assert pins['server-m1-new'] and pins['server-m1'] is None  # dropped
 
 
 def test_rollback_of_a_scale_out_deletes_the_nodes_it_added():
