@@ -239,6 +239,8 @@ def _summary(demo: Demo, total: float) -> bool:
 
 def infra_drivers(vim: str) -> str:
     """vnfm-all's enabled_infra_drivers for the demo on ``vim``."""
+    if vim == 'openstack':  # the cluster VNF's VIM is a Kubernetes one
+        return 'noop,openstack,kubernetes'
     return 'noop' if vim == 'noop' else f'noop,{vim}'
 
 
@@ -348,8 +350,15 @@ def main(argv: list[str] | None = None) -> int:
             server.start,
         )
         if cloud is not None:
-            demo_vm.scenario(
+            from vnfm.cmd import demo_cluster  # noqa: PLC0415 - openstack only
+
+            os_vim = demo_vm.scenario(
                 demo, cloud, demo_vm.build_package(state_dir, args.samples)
+            )
+            demo_cluster.scenario(
+                demo,
+                os_vim,
+                demo_cluster.build_packages(state_dir, args.samples),
             )
         elif k8s is not None:
             cnf_csars = demo_cnf.build_packages(state_dir, args.samples)

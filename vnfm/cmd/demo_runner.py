@@ -249,6 +249,21 @@ class Demo:
 
     def cli(self, *args: str) -> str:
         """Print and run ``openstack ARGS``; its output, or StepFailed."""
+        status, out = self._run_cli(args)
+        if status != 0:
+            raise StepFailed(f'openstack exited with {status}')
+        return out
+
+    def cli_fails(self, *args: str) -> str:
+        """Print and run ``openstack ARGS``, which must fail; its output,
+        or StepFailed if it succeeded."""
+        status, out = self._run_cli(args)
+        if status == 0:
+            raise StepFailed('openstack succeeded; a refusal was expected')
+        print(f'--> refused (exit status {status}), as expected', flush=True)
+        return out
+
+    def _run_cli(self, args: tuple[str, ...]) -> tuple[int, str]:
         print('$ openstack ' + ' '.join(args), flush=True)
         argv = [
             '--os-auth-type',
@@ -270,9 +285,7 @@ class Demo:
             status, out = _openstack_forked(argv)
         out = out.rstrip()
         print(out, flush=True)
-        if status != 0:
-            raise StepFailed(f'openstack exited with {status}')
-        return out
+        return status, out
 
     @staticmethod
     def expect(output: str, field: str, value: str) -> None:

@@ -270,8 +270,9 @@ def _terminate_delete(demo: Demo, cloud: LocalCloud, inst_id: str) -> None:
     print(f'--> ok: {inst_id} is gone', flush=True)
 
 
-def scenario(demo: Demo, cloud: LocalCloud, csar: Path) -> None:
-    """The VM lifecycle, step by step; StepFailed at the first failure."""
+def scenario(demo: Demo, cloud: LocalCloud, csar: Path) -> str:
+    """The VM lifecycle, step by step; StepFailed at the first failure.
+    The id of the local cloud's VIM."""
     vim_id = demo.step(
         'Register the local cloud as a VIM (openstack vim register)',
         _register,
@@ -312,3 +313,4 @@ def scenario(demo: Demo, cloud: LocalCloud, csar: Path) -> None:
         cloud,
         inst_id,
     )
+    return vim_id

@@ -279,17 +279,23 @@ class LocalCluster:
             etcd_port=self.ports['etcd'],
             etcd_peer_port=self.ports['etcd_peer'],
             apiserver_port=self.ports['apiserver'],
+            **self._apiserver_addresses(),
         )
+
+    def _apiserver_addresses(self) -> dict[str, str]:
+        """The API server's advertised and bind addresses (Layout's
+        defaults: loopback)."""
+        return {}
 
     def _prepare(self) -> None:
         if self.state_dir.exists():
             shutil.rmtree(self.state_dir)
         (self.state_dir / 'logs').mkdir(parents=True)
-        self.ports = {
-            k: procs.free_port() for k in ('etcd', 'etcd_peer', 'apiserver')
-        }
+        self.ports = self._choose_ports()
         clusterfiles.write_pki(
-            self.state_dir / 'pki', f'{self.name}-localk8s-ca'
+            self.state_dir / 'pki',
+            f'{self.name}-localk8s-ca',
+            self._serving_names(),
         )
         users = {
             ADMIN_USER: ['system:masters'],
@@ -315,6 +321,17 @@ class LocalCluster:
                 user,
                 self.tokens[user],
             )
+
+    def _choose_ports(self) -> dict[str, int]:
+        """Ports of etcd and the API server: free ones on the host."""
+        return {
+            k: procs.free_port() for k in ('etcd', 'etcd_peer', 'apiserver')
+        }
+
+    def _serving_names(self) -> list[str]:
+        """Names and addresses besides loopback in the API server's
+        certificate."""
+        return []
 
     def _spawn(
         self, daemon: str, argv: list[str], env: dict[str, str] | None = None

@@ -21,11 +21,15 @@ APISERVER_NAMES = [
 ]
 
 
-def write_pki(pki: Path, ca_name: str) -> None:
-    """Write a CA, the API server's serving cert and the SA key pair."""
+def write_pki(
+    pki: Path, ca_name: str, extra_names: Sequence[str] = ()
+) -> None:
+    """Write a CA, the API server's serving cert (for ``APISERVER_NAMES``
+    and ``extra_names``) and the SA key pair."""
     pki.mkdir(parents=True, exist_ok=True)
     ca = certs.make_ca(ca_name)
-    serving = certs.make_serving_cert(ca, 'kube-apiserver', APISERVER_NAMES)
+    names = list(dict.fromkeys([*APISERVER_NAMES, *extra_names]))
+    serving = certs.make_serving_cert(ca, 'kube-apiserver', names)
     sa_key, sa_pub = certs.make_service_account_key()
     (pki / 'ca.crt').write_bytes(ca.cert_pem)
     certs.write_private(pki / 'ca.key', ca.key_pem)

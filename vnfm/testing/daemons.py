@@ -23,6 +23,10 @@ class Layout:
     etcd_port: int
     etcd_peer_port: int
     apiserver_port: int
+    #: The address the API server advertises (a VM's, for a cluster in a
+    #: local cloud VM) and the one it listens on.
+    apiserver_address: str = '127.0.0.1'
+    bind_address: str = '127.0.0.1'
 
     @property
     def pki(self) -> Path:
@@ -58,8 +62,8 @@ def apiserver(bins: K8sBinaries, lay: Layout) -> list[str]:
     return [
         str(bins.path('kube-apiserver')),
         f'--etcd-servers={lay.etcd_url}',
-        '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
+        f'--bind-address={lay.bind_address}',
+        f'--advertise-address={lay.apiserver_address}',
         f'--secure-port={lay.apiserver_port}',
         '--insecure-port=0',
         f'--cert-dir={pki}',

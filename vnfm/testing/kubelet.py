@@ -84,10 +84,17 @@ class SimKubelet:
         ready_delay: float = 0.2,
         failing_images: str = r'(^|/)no-such-image([:@]|$)',
         termination_delay: float = 0.0,
+        node_name: str | None = None,
+        node_ip: str | None = None,
     ) -> None:
         self.api = api
         self.core = client.CoreV1Api(api)
-        self.nodes = {f'{node_prefix}-node-{i}': i for i in range(nodes)}
+        if node_name:
+            # One Node, as the kubelet of a VM registers: its host name.
+            self.nodes = {node_name_of(node_name): 0}
+        else:
+            self.nodes = {f'{node_prefix}-node-{i}': i for i in range(nodes)}
+        self.node_ip = node_ip
         self.ready_delay = ready_delay
         self.termination_delay = termination_delay
         self.failing = re.compile(failing_images)
@@ -100,10 +107,10 @@ class SimKubelet:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
-    @staticmethod
-    def host_ip(index: int) -> str:
-        """InternalIP of simulated node ``index`` (TEST-NET-1)."""
-        return f'192.0.2.{index + 10}'
+    def host_ip(self, index: int) -> str:
+        """InternalIP of simulated node ``index``: the given node address,
+        else one of TEST-NET-1."""
+        return self.node_ip or f'192.0.2.{index + 10}'
 
     def register_nodes(self) -> None:
         """Create the Nodes, mark them Ready, drop the not-ready taint."""
@@ -353,6 +360,12 @@ class SimKubelet:
         LOG.info('pod %s/%s: deleted', meta['namespace'], meta['name'])
 
 
+def node_name_of(hostname: str) -> str:
+    """The Node name a kubelet registers for ``hostname`` (lower case, as
+    the kubelet's own default, ``--hostname-override`` unset)."""
+    return hostname.strip().lower()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the simulated kubelet until killed."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -363,6 +376,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument('--termination-delay', type=float, default=0.0)
     parser.add_argument(
         '--failing-images', default=r'(^|/)no-such-image([:@]|$)'
+    )
+    parser.add_argument(
+        '--node-name',
+        help='register one Node of this name (lower-cased, as a kubelet '
+        "does with its host's name) instead of --nodes numbered ones",
+    )
+    parser.add_argument(
+        '--node-ip', help="the Node's InternalIP (with --node-name)"
     )
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -376,6 +397,8 @@ def main(argv: list[str] | None = None) -> None:
         ready_delay=args.ready_delay,
         failing_images=args.failing_images,
         termination_delay=args.termination_delay,
+        node_name=args.node_name,
+        node_ip=args.node_ip,
     )
     kubelet.start()
     threading.Event().wait()

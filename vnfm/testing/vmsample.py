@@ -38,3 +38,24 @@ def instantiate_request(vim_id: str) -> dict[str, Any]:
             }
         ],
     }
+
+
+def as_v1(request: dict[str, Any]) -> dict[str, Any]:
+    """A v2 InstantiateVnfRequest of this module's shape in v1 form: its
+    vimConnectionInfo a list with vimType ``openstack``, cpConfig lists."""
+    v1 = dict(request)
+    v1['vimConnectionInfo'] = [
+        {'id': key, 'vimId': entry['vimId'], 'vimType': 'openstack'}
+        for key, entry in request['vimConnectionInfo'].items()
+    ]
+    v1['extVirtualLinks'] = [
+        dict(
+            link,
+            extCps=[
+                dict(cp, cpConfig=[{'cpProtocolData': []}])
+                for cp in link['extCps']
+            ],
+        )
+        for link in request['extVirtualLinks']
+    ]
+    return v1

@@ -28,14 +28,7 @@ pytestmark = pytest.mark.timeout(600)
 
 def _v1_request(vim_id: str) -> dict:
     """vm_simple's instantiate request in v1 form."""
-    req = vmsample.instantiate_request(vim_id)
-    req['vimConnectionInfo'] = [
-        {'id': 'vim1', 'vimId': vim_id, 'vimType': 'openstack'}
-    ]
-    for link in req['extVirtualLinks']:
-        for cp in link['extCps']:
-            cp['cpConfig'] = [{'cpProtocolData': []}]
-    return req
+    return vmsample.as_v1(vmsample.instantiate_request(vim_id))
 
 
 def _config(cloud: LocalCloud, path: Path, user: str, password: str) -> Path:

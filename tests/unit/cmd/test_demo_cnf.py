@@ -12,7 +12,7 @@ from vnfm.cmd import demo_cnf
 from vnfm.cmd import demo_runner
 from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
-from vnfm.drivers.infra import scaling
+from vnfm.drivers import scaling
 from vnfm.objects import scale_level
 from vnfm.testing import demo_k8s
 

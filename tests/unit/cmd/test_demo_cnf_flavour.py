@@ -9,7 +9,7 @@ from vnfm.cmd import demo
 from vnfm.cmd import demo_cnf
 from vnfm.cmd import demo_cnf_flavour
 from vnfm.csar import read_csar
-from vnfm.drivers.infra import scaling
+from vnfm.drivers import scaling
 
 
 def test_requests_name_the_package_manifests_and_the_counts_checked(

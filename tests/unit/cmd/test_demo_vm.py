@@ -125,5 +125,5 @@ def test_scale_fails_when_the_vnfc_count_does_not_follow(monkeypatch):
 def test_the_openstack_variant_loads_the_openstack_driver(tmp_path):
     args = demo._parse_args(['--vim', 'openstack'])
 
-    assert demo.infra_drivers(args.vim) == 'noop,openstack'
+    assert demo.infra_drivers(args.vim) == 'noop,openstack,kubernetes'
     assert demo.infra_drivers('noop') == 'noop'

@@ -20,6 +20,7 @@ import time
 from typing import Any, ClassVar
 
 from vnfm.common import exceptions
+from vnfm.drivers import scaling
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import infra
 
@@ -204,25 +205,5 @@ class InfraDriver(abc.ABC):
         return None
 
 
-def heal_targets(info: dict[str, Any], wanted: list[str]) -> list[dict]:
-    """The vnfcResourceInfo entries a HealVnfRequest's vnfcInstanceId names
-    (all of them when it names none).
-
-    SOL003 v3.3.1 names VNFCs by vnfcInfo id, SOL003 v2.6.1 by
-    vnfcResourceInfo id: both are accepted. OperationFailed names unknown ids.
-    """
-    entries = info.get('vnfcResourceInfo') or []
-    if not wanted:
-        return list(entries)
-    by_id = {e['id']: e for e in entries}
-    for vnfc in info.get('vnfcInfo') or []:
-        entry = by_id.get(vnfc.get('vnfcResourceInfoId'))
-        if entry is not None:
-            by_id.setdefault(vnfc['id'], entry)
-    unknown = [w for w in wanted if w not in by_id]
-    if unknown:
-        raise exceptions.OperationFailed(
-            f'vnfcInstanceId {", ".join(unknown)} is not a VNFC of this VNF '
-            'instance.'
-        )
-    return list({by_id[w]['id']: by_id[w] for w in wanted}.values())
+# Shared with the MgmtDrivers (which name VNFCs the same way).
+heal_targets = scaling.heal_targets

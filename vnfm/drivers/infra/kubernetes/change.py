@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.common import exceptions
+from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra import scaling
 from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import common
 from vnfm.drivers.infra.kubernetes import lifecycle

@@ -8,8 +8,8 @@ from typing import Any
 from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
 from vnfm.conf import CONF
+from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra import scaling
 from vnfm.drivers.infra import vnfcs as vnfc_views
 from vnfm.drivers.infra.kubernetes import resources
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from vnfm.clients import openstack
 from vnfm.conf import CONF
+from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra import scaling
 from vnfm.drivers.infra import vnfcs
 from vnfm.drivers.infra.openstack import info as info_mod
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra import scaling
 from vnfm.drivers.infra.openstack import common
 from vnfm.drivers.infra.openstack import extconn
 from vnfm.drivers.infra.openstack import nfv

@@ -13,8 +13,8 @@ from typing import Any
 
 from vnfm.clients import openstack
 from vnfm.conf import CONF
+from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra import scaling
 from vnfm.drivers.infra.openstack import common
 from vnfm.drivers.infra.openstack import userdata
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from vnfm.clients import openstack
 from vnfm.common import exceptions
+from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
-from vnfm.drivers.infra import scaling
 from vnfm.drivers.infra.openstack import common
 from vnfm.drivers.infra.openstack import stackupdate
 from vnfm.drivers.infra.openstack import userdata
@@ -33,30 +33,6 @@ def _counts(given: userdata.StackInput) -> dict[str, int]:
     }
 
 
-def to_remove(
-    info: Obj, counts: dict[str, int], named: list[str]
-) -> list[Obj]:
-    """The vnfcResourceInfo entries a scale-in to ``counts`` removes."""
-    chosen = base.heal_targets(info, named) if named else []
-    out = []
-    for vdu_id, count in sorted(counts.items()):
-        mine = [
-            e
-            for e in info.get('vnfcResourceInfo') or []
-            if e['vduId'] == vdu_id
-        ]
-        excess = len(mine) - count
-        if excess <= 0:
-            continue
-        picked = [e for e in chosen if e['vduId'] == vdu_id][:excess]
-        rest = sorted(
-            (e for e in mine if e not in picked),
-            key=lambda e: (e.get('metadata') or {}).get('creation_time') or '',
-        )
-        out += picked + rest[len(rest) - (excess - len(picked)) :]
-    return out
-
-
 def _prepare(
     ctx: base.InfraContext, heat: openstack.Heat, given: userdata.StackInput
 ) -> None:
@@ -64,7 +40,10 @@ def _prepare(
     if ctx.request.get('type') == 'SCALE_IN':
         named = (ctx.request.get('additionalParams') or {}).get(REMOVE)
         info = common.info_of(ctx)
-        _mark(heat, to_remove(info, _counts(given), list(named or [])))
+        _mark(
+            heat,
+            scaling.scale_in_victims(info, _counts(given), list(named or [])),
+        )
 
 
 def _mark(heat: openstack.Heat, vnfcs: list[Obj]) -> None:

@@ -13,13 +13,17 @@ them).
   ``kubernetes_cluster``, marked as a VIM the instance provides.
 - ``terminate_start``: refused while other instances use that VIM;
   ``terminate_end``: the VIM and its vimConnectionInfo entry deleted.
-- ``scale_start``: a scale in of the masters refused.
+- ``scale_start``: a scale in of the masters refused; the Nodes of the
+  workers a scale in removes cordoned, drained and deleted (``scalein``).
 - ``scale_end``: new VMs joined (scale out); the Nodes of VMs that are gone
   deleted and their pins dropped (scale in). Its rollback deletes the
   Nodes of the VMs a failed scale out had added.
 - ``heal_start``/``heal_end`` of workers: Node drained and deleted, then
-  the new VM (new host key pinned) joined. A whole-instance heal re-runs
-  the installation and updates the VIM. Heal of a master VNFC is refused.
+  the new VM (new host key pinned) joined. A heal of the master of a
+  single-master cluster, or of the whole instance, builds the cluster
+  again (the VMs that stay are reset first) and updates the VIM: that is
+  disruptive, the workloads of CNFs on the cluster are lost (heal or
+  instantiate them again). Heal of a master of an HA cluster is refused.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from vnfm.drivers.mgmt.kubernetes_cluster import drain
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import install
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
+from vnfm.drivers.mgmt.kubernetes_cluster import scalein
 from vnfm.drivers.mgmt.kubernetes_cluster import sessions
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.objects import k8s_cluster
@@ -186,6 +191,10 @@ class KubernetesClusterDriver(base.MgmtDriver):
                 'MgmtDriver does not remove masters (their etcd members '
                 'would be lost). Scale in the workers only.'
             )
+        if ctx.request.get('type') == 'SCALE_IN':
+            info = ctx.vnf_instance.get('instantiatedVnfInfo')
+            cluster = nodes.find(info, params)
+            self._remove_nodes(ctx, scalein.leaving(ctx, cluster))
         return base.HookResult()
 
     def scale_end(self, ctx: base.HookContext) -> base.HookResult:
@@ -235,28 +244,40 @@ class KubernetesClusterDriver(base.MgmtDriver):
 
         self._install(ctx, params, pins, join)
 
-    # -- heal ----------------------------------------------------------------
-
-    def heal_start(self, ctx: base.HookContext) -> base.HookResult:
-        """Drain and delete the Nodes of the worker VMs to heal."""
-        params = cluster_params(ctx)
-        info = ctx.vnf_instance.get('instantiatedVnfInfo')
-        healed = _healed(ctx, nodes.find(info, params))
-        masters = [n.vnfc_id for n in healed if n.role == nodes.MASTER]
-        if masters:
-            raise exceptions.OperationFailed(
-                f'heal_start: VNFC {", ".join(masters)} is a master; the '
-                f'{k8s_cluster.DRIVER} MgmtDriver heals workers, or the '
-                'whole instance (a heal request naming no VNFC).'
-            )
-        if not healed:
-            return base.HookResult()
+    def _remove_nodes(
+        self, ctx: base.HookContext, leaving: list[nodes.VmNode]
+    ) -> None:
+        """Cordon, drain and delete the Nodes of VMs about to go."""
+        if not leaving:
+            return
         with self._kube(ctx) as kube:
-            for node in healed:
+            for node in leaving:
                 drain.remove_node(
                     kube, node.node_address, ctx.deadline, ctx.show_waiting
                 )
         ctx.show_waiting(None)
+
+    # -- heal ----------------------------------------------------------------
+
+    def heal_start(self, ctx: base.HookContext) -> base.HookResult:
+        """Drain and delete the Nodes of the worker VMs to heal; a heal of
+        the master of a single-master cluster (rebuilt in heal_end) has
+        nothing to drain."""
+        params = cluster_params(ctx)
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        cluster = nodes.find(info, params)
+        healed = _healed(ctx, cluster)
+        masters = [n.vnfc_id for n in healed if n.role == nodes.MASTER]
+        if masters and len(_masters(cluster)) > 1:
+            raise exceptions.OperationFailed(
+                f'heal_start: VNFC {", ".join(masters)} is a master of a '
+                f'cluster with {len(_masters(cluster))} masters; the '
+                f'{k8s_cluster.DRIVER} MgmtDriver heals workers, the master '
+                'of a single-master cluster, or the whole instance (a heal '
+                'request naming no VNFC).'
+            )
+        if not masters:
+            self._remove_nodes(ctx, healed)
         return base.HookResult()
 
     def heal_end(self, ctx: base.HookContext) -> base.HookResult:
@@ -271,14 +292,25 @@ class KubernetesClusterDriver(base.MgmtDriver):
         for node in healed:
             if node.resource_id not in pins.learned:
                 pins.forget(node.resource_id)
-        if _named_vnfcs(ctx):
+        if _named_vnfcs(ctx) and not _masters(healed):
             self._join(ctx, params, pins, cluster, healed)
             return base.HookResult(pins.changes())
+        # The whole instance, or the master: the cluster is built again
+        # (the VMs that stay leave the old one first) and its VIM updated.
         endpoint = nodes.cluster_address(info, params)
-        access = self._install(
-            ctx, params, pins, lambda i: i.install(cluster, endpoint)
-        )
+        kept = [n for n in cluster if n not in healed]
+
+        def rebuild(installer: install.Installer) -> vim.ClusterAccess:
+            for node in kept:
+                installer.run(node, 'reset', endpoint)
+            return installer.install(cluster, endpoint)
+
+        access = self._install(ctx, params, pins, rebuild)
         return self._registered(ctx, params, access, pins)
+
+
+def _masters(vms: list[nodes.VmNode]) -> list[nodes.VmNode]:
+    return [n for n in vms if n.role == nodes.MASTER]
 
 
 def _forget_gone(pins: hostkeys.Pins, cluster: list[nodes.VmNode]) -> bool:

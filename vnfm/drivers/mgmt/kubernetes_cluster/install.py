@@ -11,9 +11,11 @@ hook does not run them again (and the script skips what it finds done);
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
+from vnfm.clients import ssh
 from vnfm.common import exceptions
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
 from vnfm.drivers.mgmt.kubernetes_cluster import script
@@ -23,8 +25,12 @@ from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import k8s_cluster
 
 _DONE_KEY = 'install_done'
+#: Seconds each action took, by ``action@VM``.
+_SECONDS_KEY = 'script_seconds'
 #: Actions that change a VM: run once per VM per operation.
-_ONCE = frozenset({'prepare', 'init-master', 'join-master', 'join-worker'})
+_ONCE = frozenset(
+    {'reset', 'prepare', 'init-master', 'join-master', 'join-worker'}
+)
 
 
 def read_script(
@@ -89,7 +95,19 @@ class Installer:
         config = script.node_config(
             self.params, node.node_address, endpoint, join
         )
-        results = self._runner(node).run(action, config, self.timeout())
+        try:
+            runner = self._runner(node)
+        except ssh.SshError as e:
+            # The login failed: say which VM and for which step.
+            raise type(e)(
+                f'install script {action} on {where(node)}: {e}'
+            ) from None
+        began = time.monotonic()
+        results = runner.run(action, config, self.timeout())
+        # Kept with the op (operators and bench/k8s_cluster.py read it).
+        self.work.setdefault(_SECONDS_KEY, {})[key] = round(
+            time.monotonic() - began, 3
+        )
         if action in _ONCE:
             done.append(key)
             self.save_work()

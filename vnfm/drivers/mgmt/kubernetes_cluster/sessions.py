@@ -9,6 +9,7 @@ and the hook's work saved at once, so a retry holds the VM to that key.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -69,8 +70,12 @@ class Sessions:
             port=self.port,
             known_keys=self.pins.known_keys(key),
         )
+        began = time.monotonic()
         session = ssh.connect(target, self.policy, self.timeouts)
         self.connections += 1
+        # Kept with the op (bench/k8s_cluster.py reads it).
+        logins = self.work.setdefault('ssh_logins', [])
+        logins.append([key, round(time.monotonic() - began, 3)])
         self._open[key] = session
         session.hide(*self.params.secrets())
         if session.first_contact:

@@ -159,21 +159,25 @@ def two_workers() -> dict:
     )
 
 
+#: The install of two_workers(), action by action, in kubeadm's order.
+INSTALL_TWO_WORKERS = [
+    'prepare 198.18.0.11',
+    'prepare 198.18.0.21',
+    'prepare 198.18.0.22',
+    'init-master 198.18.0.11',
+    'join-info 198.18.0.11',
+    'join-worker 198.18.0.21',
+    'join-worker 198.18.0.22',
+    'vim-access 198.18.0.11',
+]
+
+
 def test_instantiate_end_installs_and_registers_the_vim(actions):
     ctx = make_ctx('instantiate_end', two_workers())
 
     changes = cluster_driver().instantiate_end(ctx).changes
 
-    assert actions == [
-        'prepare 198.18.0.11',
-        'prepare 198.18.0.21',
-        'prepare 198.18.0.22',
-        'init-master 198.18.0.11',
-        'join-info 198.18.0.11',
-        'join-worker 198.18.0.21',
-        'join-worker 198.18.0.22',
-        'vim-access 198.18.0.11',
-    ]
+    assert actions == INSTALL_TWO_WORKERS
     vim_id = driver.vim_id_of(INSTANCE)
     [registered] = changes['vims']['register']
     assert registered['id'] == vim_id
@@ -319,17 +323,55 @@ def test_heal_of_a_worker_drains_then_joins_the_new_vm(actions):
     }
 
 
-def test_heal_of_a_master_is_refused_before_anything_changes():
-    kube = FakeKube({'m1': '198.18.0.11'}, [])
+def test_heal_of_an_ha_master_is_refused_before_anything_changes():
+    info = instances.info(
+        instances.master(1),
+        instances.master(2),
+        instances.worker(1),
+        extCpInfo=[VIP],
+    )
+    kube = FakeKube({'w1': '198.18.0.21'}, [])
     ctx = make_ctx(
         'heal_start',
-        two_workers(),
+        info,
         request={'vnfcInstanceId': ['m1']},
         instantiate_request=lambda: {'additionalParams': valid()},
     )
-    with pytest.raises(exceptions.OperationFailed, match='m1 is a master'):
+    with pytest.raises(exceptions.OperationFailed, match='2 masters'):
         cluster_driver(kube).heal_start(ctx)
     assert kube.calls == []
+
+
+def test_heal_of_the_single_master_rebuilds_the_cluster(actions):
+    info = two_workers()
+    kube = FakeKube({'w1': '198.18.0.21', 'w2': '198.18.0.22'}, [])
+    common = {
+        'request': {'vnfcInstanceId': ['m1']},
+        'instantiate_request': lambda: {'additionalParams': valid()},
+        'vim_connection_info': {vim.CONNECTION_KEY: {}},
+    }
+    start = make_ctx('heal_start', info, **common)
+    assert cluster_driver(kube).heal_start(start).changes == {}
+    assert kube.calls == []  # nothing to drain: the cluster is rebuilt
+
+    healed = instances.master(1)
+    healed['computeResource']['resourceId'] = 'server-m1-new'
+    after = dict(
+        info,
+        vnfcResourceInfo=[healed, instances.worker(1), instances.worker(2)],
+    )
+    end = make_ctx('heal_end', after, **common)
+    end.vnf_instance.update(pinned(info))
+
+    changes = cluster_driver(kube).heal_end(end).changes
+
+    # The workers leave the old cluster, then all is built again.
+    assert actions[:2] == ['reset 198.18.0.21', 'reset 198.18.0.22']
+    assert actions[2:] == INSTALL_TWO_WORKERS
+    [registered] = changes['vims']['register']
+    assert registered['id'] == driver.vim_id_of(INSTANCE)
+    pins = changes['metadata'][hostkeys.METADATA_KEY]
+    assert pins['server-m1-new'] and pins['server-m1'] is None  # dropped
 
 
 def test_rollback_of_a_scale_out_deletes_the_nodes_it_added():
@@ -359,5 +401,69 @@ def test_scale_in_of_the_masters_is_refused_before_anything_changes():
     )
     with pytest.raises(exceptions.OperationFailed, match='master_instance'):
         cluster_driver().scale_start(ctx)
-    ctx.request = dict(request, aspectId='worker_instance')
-    assert cluster_driver().scale_start(ctx).changes == {}
+
+
+FLAVOUR = {
+    'flavour_id': 'cluster_install',
+    'vdus': {
+        'masterNode': {'initial_delta': 1},
+        'workerNode': {'initial_delta': 1},
+    },
+    'scaling_aspects': {
+        'worker_instance': {
+            'max_scale_level': 3,
+            'step_deltas': ['delta_1'],
+            'vdu_deltas': {'workerNode': {'delta_1': 1}},
+        },
+    },
+}
+
+
+def test_scale_in_of_workers_drains_the_newest_worker_first():
+    info = two_workers()
+    info['flavourId'] = 'cluster_install'
+    info['scaleStatus'] = [{'aspectId': 'worker_instance', 'scaleLevel': 1}]
+    for n, entry in enumerate(info['vnfcResourceInfo']):
+        entry['metadata'] = {'creation_time': f'2026-11-26T06:0{n}:00Z'}
+    kube = FakeKube(
+        {'m1': '198.18.0.11', 'w1': '198.18.0.21', 'w2': '198.18.0.22'},
+        [pod('web-1', 'w1'), pod('web-2', 'w2')],
+    )
+    ctx = make_ctx(
+        'scale_start',
+        info,
+        request={'type': 'SCALE_IN', 'aspectId': 'worker_instance'},
+        instantiate_request=lambda: {'additionalParams': valid()},
+        vim_connection_info={vim.CONNECTION_KEY: {}},
+        vnfd={'flavours': {'cluster_install': FLAVOUR}},
+    )
+
+    assert cluster_driver(kube).scale_start(ctx).changes == {}
+
+    # w2 is the newest: the infra driver removes it, so its Node goes now.
+    assert kube.calls == ['cordon w2', 'evict cnf/web-2', 'delete Node w2']
+
+    ctx.request['additionalParams'] = {'vnfcInstanceIds': ['w1']}
+    kube.calls.clear()
+    cluster_driver(kube).scale_start(ctx)
+    assert kube.calls == ['cordon w1', 'evict cnf/web-1', 'delete Node w1']
+
+
+def test_a_refused_login_names_the_vm_and_the_step(monkeypatch):
+    def refuse(target: ssh.Target, *a: Any, **k: Any) -> None:
+        if target.host == '198.18.0.22':
+            raise ssh.AuthenticationFailed(
+                f'{target.host}: SSH login as ubuntu was refused'
+            )
+        return FakeSession(target, [])
+
+    monkeypatch.setattr(ssh, 'connect', refuse)
+    ctx = make_ctx('instantiate_end', two_workers())
+
+    with pytest.raises(ssh.AuthenticationFailed) as caught:
+        cluster_driver().instantiate_end(ctx)
+
+    assert str(caught.value).startswith(
+        'install script prepare on worker VNFC w2 (198.18.0.22): '
+        '198.18.0.22: SSH login'
+    )

@@ -1,4 +1,5 @@
-"""Instance counts per VDU from the VNFD: levels, aspects, deltas."""
+"""Instance counts per VDU from the VNFD (levels, aspects, deltas) and
+the VNFCs a heal or scale-in names: shared by the infra and mgmt drivers."""
 
 from __future__ import annotations
 
@@ -145,4 +146,63 @@ def scale_status(
             }
             for a in sorted(aspects)
         ],
+    }
+
+
+def heal_targets(info: dict[str, Any], wanted: list[str]) -> list[dict]:
+    """The vnfcResourceInfo entries a HealVnfRequest's vnfcInstanceId names
+    (all of them when it names none).
+
+    SOL003 v3.3.1 names VNFCs by vnfcInfo id, SOL003 v2.6.1 by
+    vnfcResourceInfo id: both are accepted. OperationFailed names unknown ids.
+    """
+    entries = info.get('vnfcResourceInfo') or []
+    if not wanted:
+        return list(entries)
+    by_id = {e['id']: e for e in entries}
+    for vnfc in info.get('vnfcInfo') or []:
+        entry = by_id.get(vnfc.get('vnfcResourceInfoId'))
+        if entry is not None:
+            by_id.setdefault(vnfc['id'], entry)
+    unknown = [w for w in wanted if w not in by_id]
+    if unknown:
+        raise exceptions.OperationFailed(
+            f'vnfcInstanceId {", ".join(unknown)} is not a VNFC of this VNF '
+            'instance.'
+        )
+    return list({by_id[w]['id']: by_id[w] for w in wanted}.values())
+
+
+def scale_in_victims(
+    info: dict[str, Any], counts: dict[str, int], named: list[str]
+) -> list[dict[str, Any]]:
+    """The vnfcResourceInfo entries a scale-in to ``counts`` (VDU id ->
+    instances left) removes: those ``named`` (vnfcInfo or vnfcResourceInfo
+    ids) first, then the newest of each VDU, as Tacker's v2 driver chooses
+    (Heat's AutoScalingGroup removes the members marked unhealthy)."""
+    chosen = heal_targets(info, named) if named else []
+    out = []
+    for vdu_id, count in sorted(counts.items()):
+        mine = [
+            e
+            for e in info.get('vnfcResourceInfo') or []
+            if e['vduId'] == vdu_id
+        ]
+        excess = len(mine) - count
+        if excess <= 0:
+            continue
+        picked = [e for e in chosen if e['vduId'] == vdu_id][:excess]
+        rest = sorted(
+            (e for e in mine if e not in picked),
+            key=lambda e: (e.get('metadata') or {}).get('creation_time') or '',
+        )
+        out += picked + rest[len(rest) - (excess - len(picked)) :]
+    return out
+
+
+def levels_of(info: dict[str, Any]) -> dict[str, int]:
+    """Current aspect levels from an instantiatedVnfInfo's scaleStatus."""
+    return {
+        s['aspectId']: int(s['scaleLevel'])
+        for s in info.get('scaleStatus') or []
     }

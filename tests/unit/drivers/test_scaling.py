@@ -6,9 +6,9 @@ import pytest
 
 from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
-from vnfm.drivers.infra import scaling
+from vnfm.drivers import scaling
 
-SAMPLE = pathlib.Path(__file__).resolve().parents[4] / 'samples' / 'packages'
+SAMPLE = pathlib.Path(__file__).resolve().parents[3] / 'samples' / 'packages'
 
 
 @pytest.fixture(scope='module')
@@ -55,3 +55,36 @@ def test_scale_status(flavour):
         'scaleStatus': [{'aspectId': 'vdu1_aspect', 'scaleLevel': 2}],
         'maxScaleLevels': [{'aspectId': 'vdu1_aspect', 'scaleLevel': 3}],
     }
+
+
+def _vnfc(vnfc_id: str, vdu: str, created: str) -> dict:
+    return {
+        'id': vnfc_id,
+        'vduId': vdu,
+        'metadata': {'creation_time': created},
+    }
+
+
+INFO = {
+    'vnfcResourceInfo': [
+        _vnfc('w1', 'worker', '2026-11-26T06:00:00Z'),
+        _vnfc('w3', 'worker', '2026-11-26T06:02:00Z'),
+        _vnfc('w2', 'worker', '2026-11-26T06:01:00Z'),
+        _vnfc('m1', 'master', '2026-11-26T05:00:00Z'),
+    ],
+    'vnfcInfo': [{'id': 'worker-w1', 'vnfcResourceInfoId': 'w1'}],
+}
+
+
+def test_a_scale_in_removes_the_named_vnfcs_then_the_newest():
+    def victims(counts, named=()):
+        return [
+            e['id']
+            for e in scaling.scale_in_victims(INFO, counts, list(named))
+        ]
+
+    assert victims({'worker': 2, 'master': 1}) == ['w3']
+    assert victims({'worker': 1}) == ['w2', 'w3']
+    assert victims({'worker': 2}, ['worker-w1']) == ['w1']
+    assert victims({'worker': 1}, ['w1']) == ['w1', 'w3']
+    assert victims({'worker': 3}) == []
