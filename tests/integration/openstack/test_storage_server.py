@@ -13,49 +13,27 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from heatclient import client as heat_client
 
-from tests.integration.ssh.test_ssh_client import LOOPBACK
-from tests.unit.drivers.mgmt.kubernetes_cluster.instances import params
-from vnfm.clients import ssh
-from vnfm.drivers.infra.openstack import info as stack_info
-from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
-from vnfm.drivers.mgmt.kubernetes_cluster import nodes
-from vnfm.drivers.mgmt.kubernetes_cluster import sessions
-from vnfm.drivers.mgmt.kubernetes_cluster import storage
-from vnfm.objects import k8s_storage
+from vnfm.testing import storagevm
 from vnfm.testing.openstack.cloud import LocalCloud
 
 from .conftest import openstack
 from .test_replace import _update
 from .test_servers import _address
-from .test_servers import _port
 from .test_servers import _run
-from .test_servers import _server
 from .test_servers import _settle
 from .test_servers import _ssh
-from .test_servers import _template
 
-NET = 'data-net-1'
-TIMEOUTS = ssh.Timeouts(
-    connect=5, banner=5, auth=10, boot=60, command=120, transfer=30
-)
-VOLUME = (
-    '  storage_server_volume:\n    type: OS::Cinder::Volume\n'
-    '    properties: {size: 1}\n'
-    '  storage_server_att:\n    type: OS::Cinder::VolumeAttachment\n'
-    '    properties:\n'
-    '      instance_uuid: {get_resource: storage_server}\n'
-    '      volume_id: {get_resource: storage_server_volume}\n'
-)
-PAYLOAD = 'kept on the Cinder volume\n'
+PAYLOAD = 'kept on the Cinder volume'
 
 
 def _need_ganesha() -> None:
-    for tool in ('ganesha.nfsd', 'nfs-cp', 'nfs-ls'):
+    for tool in ('ganesha.nfsd', 'nfs-cp', 'nfs-ls', 'nfs-cat'):
         if shutil.which(tool) is None:
             pytest.fail(
                 f'{tool} is missing: tools/build-openstack.sh installs '
@@ -65,7 +43,7 @@ def _need_ganesha() -> None:
 
 @dataclasses.dataclass
 class Cloud:
-    """The stack and the driver's view of it."""
+    """The stack of the storage and master VMs."""
 
     heat: heat_client.Client
     stack_id: str
@@ -73,63 +51,11 @@ class Cloud:
     client_ip: str
     subnet: str
 
-
-def _instance_info(cloud: Cloud) -> dict[str, Any]:
-    resources = [
-        r.to_dict()
-        for r in cloud.heat.resources.list(
-            cloud.stack_id, nested_depth=2, with_detail=True
+    def set_up(self, metadata: dict[str, Any]) -> storagevm.Run:
+        info = storagevm.instance_info(self.heat, self.stack_id)
+        return storagevm.set_up(
+            info, storagevm.cluster_params(self.subnet), metadata
         )
-    ]
-    builder = stack_info.Builder(
-        'inst-1', 'vim-1', resources, {'storage_server', 'masterNode'}
-    )
-    return {
-        'vnfcResourceInfo': builder.vnfc_resource_info(),
-        'virtualStorageResourceInfo': builder.virtual_storage_resource_info(),
-    }
-
-
-def _params(subnet: str) -> Any:
-    base = params()
-    login = {'username': 'ubuntu', 'password': 'ubuntu'}
-    server = k8s_storage.StorageServer(
-        ssh_cp_name='storage_server_CP',
-        nfs_server='ganesha',
-        volumes=(k8s_storage.VolumeSetup('storage_server_volume', '/volume'),),
-        exports=(
-            k8s_storage.NfsExport('/volume/nfs/pv1', subnet),
-            k8s_storage.NfsExport('/volume/nfs/pv2', subnet),
-        ),
-        **login,
-    )
-    return dataclasses.replace(
-        base,
-        master=dataclasses.replace(
-            base.master, ssh_cp_name='masterNode_CP1', **login
-        ),
-        storage=server,
-    )
-
-
-def _set_up(cloud: Cloud, metadata: dict[str, Any]) -> storage.Setup:
-    """The driver's storage set-up and the NFS client on the master VM;
-    the Setup (its changes)."""
-    info = _instance_info(cloud)
-    cluster_params = _params(cloud.subnet)
-    work: dict[str, Any] = {}
-    pins = hostkeys.Pins.of({'metadata': metadata}, work)
-    found = storage.find_server(info, cluster_params)
-    assert found is not None
-    master = nodes.find(info, cluster_params)
-    with sessions.Sessions(
-        cluster_params, pins, work, lambda: None, LOOPBACK, TIMEOUTS
-    ) as vms:
-        setup = storage.Setup(cluster_params, vms, lambda: 120.0)
-        setup.server(found)
-        setup.clients(master)
-    metadata.update(pins.changes().get('metadata', {}))
-    return setup
 
 
 def _on(ip: str, command: str) -> str:
@@ -141,41 +67,31 @@ def _on(ip: str, command: str) -> str:
 
 
 @pytest.fixture
-def cloud(local_cloud: LocalCloud, demo_heat: heat_client.Client) -> Cloud:
+def cloud(
+    local_cloud: LocalCloud, demo_heat: heat_client.Client
+) -> Iterator[Cloud]:
     _need_ganesha()
-    storage_ip = _address(local_cloud, NET, 71)
-    client_ip = _address(local_cloud, NET, 72)
-    template = _template(
-        _port('storage_server_CP', NET, storage_ip),
-        # The VDU's resource name; the server (host) name has no '_'.
-        _server(
-            'storage_server',
-            nets='[{port: {get_resource: storage_server_CP}}]',
-        ).replace('name: storage_server', 'name: storage-server'),
-        VOLUME,
-        _port('masterNode_CP1', NET, client_ip),
-        _server('masterNode', nets='[{port: {get_resource: masterNode_CP1}}]'),
-    )
+    storage_ip = _address(local_cloud, storagevm.NET, 71)
+    client_ip = _address(local_cloud, storagevm.NET, 72)
     created = demo_heat.stacks.create(
-        stack_name=f'storage-{uuid.uuid4().hex[:6]}', template=template
+        stack_name=f'storage-{uuid.uuid4().hex[:6]}',
+        template=storagevm.template(storage_ip, client_ip),
     )
     stack = _settle(demo_heat, created['stack']['id'], 'CREATE')
     assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
-    subnet = local_cloud.catalogue()['networks'][NET]['subnets'][0]['cidr']
-    yield Cloud(demo_heat, stack.id, storage_ip, client_ip, subnet)
+    net = local_cloud.catalogue()['networks'][storagevm.NET]
+    yield Cloud(
+        demo_heat, stack.id, storage_ip, client_ip, net['subnets'][0]['cidr']
+    )
     demo_heat.stacks.delete(stack.id)
     _settle(demo_heat, stack.id, 'DELETE')
-
-
-def _nfs(ip: str, export: str) -> str:
-    return f'nfs://{ip}{export}'
 
 
 def test_storage_server_serves_nfs_converges_and_survives_a_heal(
     local_cloud: LocalCloud, cloud: Cloud
 ) -> None:
     metadata: dict[str, Any] = {}
-    first = _set_up(cloud, metadata)
+    first = cloud.set_up(metadata).setup
     made = [c.what for c in first.changes.made]
     assert any(w.startswith('mkfs.ext4') for w in made), made
     assert any(w.startswith('started ganesha') for w in made), made
@@ -186,33 +102,32 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
         line.startswith('UUID=') and ' /volume ext4 ' in line
         for line in fstab.splitlines()
     ), fstab
-    assert (
-        _on(cloud.storage_ip, 'findmnt -n -o SOURCE --mountpoint /volume')
-        == '/dev/vdb'
-    )
+    source = 'findmnt -n -o SOURCE --mountpoint /volume'
+    assert _on(cloud.storage_ip, source) == '/dev/vdb'
 
     # A real NFS client in the other VM writes and reads over NFSv4.
-    url = _nfs(cloud.storage_ip, '/volume/nfs/pv1')
+    url = f'nfs://{cloud.storage_ip}{storagevm.EXPORTS[0]}'
     _on(
         cloud.client_ip,
-        f'printf %s "{PAYLOAD}" > /tmp/payload && '
+        f'printf "%s\\n" "{PAYLOAD}" > /tmp/payload && '
         f'nfs-cp /tmp/payload "{url}/data.txt?version=4"',
     )
-    listing = _on(cloud.client_ip, f'nfs-ls "{url}?version=4"')
-    assert 'data.txt' in listing
-    assert (
-        _on(cloud.client_ip, f'nfs-cat "{url}/data.txt?version=4"')
-        == PAYLOAD.strip()
-    )
+    assert 'data.txt' in _on(cloud.client_ip, f'nfs-ls "{url}?version=4"')
+    read = f'nfs-cat "{url}/data.txt?version=4"'
+    assert _on(cloud.client_ip, read) == PAYLOAD
     # ... and the file is on the Cinder volume.
     assert _on(
         cloud.storage_ip,
         'findmnt -n -o SOURCE --target /volume/nfs/pv1/data.txt'
         ' && cat /volume/nfs/pv1/data.txt',
-    ).splitlines() == ['/dev/vdb', PAYLOAD.strip()]
+    ).splitlines() == ['/dev/vdb', PAYLOAD]
+    # Only the export's network is a client of it.
+    assert 'Clients = ' + cloud.subnet + ';' in _on(
+        cloud.storage_ip, 'cat /etc/ganesha/ganesha.conf'
+    )
 
     # A second run changes nothing.
-    again = _set_up(cloud, metadata)
+    again = cloud.set_up(metadata).setup
     assert again.changes.to_dict() == {'changed': 0, 'changes': []}
 
     # Heal: Heat replaces the storage VM; the same volume comes back.
@@ -228,13 +143,9 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
         'heal',
     )
     _update(cloud.heat, cloud.stack_id, existing=True)
-    metadata.clear()  # a new VM: new host key (the driver forgets the pin)
-    healed = _set_up(cloud, metadata)
+    metadata.clear()  # a new VM, a new host key (the driver forgets it)
+    healed = cloud.set_up(metadata).setup
     made = [c.what for c in healed.changes.made]
     assert not any(w.startswith('mkfs') for w in made), made
     assert any(w.startswith('mount') for w in made), made
-    assert 'UUID=' in _on(cloud.storage_ip, 'cat /etc/fstab')
-    assert (
-        _on(cloud.client_ip, f'nfs-cat "{url}/data.txt?version=4"')
-        == PAYLOAD.strip()
-    )
+    assert _on(cloud.client_ip, read) == PAYLOAD
