@@ -100,11 +100,17 @@ def _measure(cloud: LocalCloud) -> dict[str, Any]:
         'nfs_server': 'ganesha',
         'setup_seconds': round(first.seconds, 2),
         'setup_changed': len(first.setup.changes),
+        'setup_changes': [
+            f'{c.step}: {c.what}' for c in first.setup.changes.made
+        ],
         'second_run_seconds': round(second.seconds, 2),
         'second_run_changed': len(second.setup.changes),
         'heal_heat_replace_seconds': round(heal_heat, 2),
         'heal_setup_seconds': round(healed.seconds, 2),
         'heal_setup_changed': len(healed.setup.changes),
+        'heal_setup_changes': [
+            f'{c.step}: {c.what}' for c in healed.setup.changes.made
+        ],
         'heal_made_a_file_system': any(w.startswith('mkfs') for w in made),
     }
 

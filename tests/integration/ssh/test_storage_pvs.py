@@ -1,6 +1,7 @@
 """The storage server's PersistentVolumes, registered for real: kubectl
 run as root over SSH on the "master" against the local Kubernetes control
-plane, its PV controller binding a claim.
+plane, its PV controller binding a claim; the driver's heal_start of the
+storage VNFC refused while the claim is Bound, deleting the PVs after.
 
 The master here is the loopback sshd (this machine), where the control
 plane's kubectl and kubeconfig are: a local-cloud VM cannot reach the
@@ -24,8 +25,15 @@ import yaml
 from tests.integration.ssh.test_ssh_client import FAST
 from tests.integration.ssh.test_ssh_client import LOOPBACK
 from tests.unit.drivers.mgmt.kubernetes_cluster import instances
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import VIP
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import make_ctx
 from tests.unit.drivers.mgmt.kubernetes_cluster.test_storage import package
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_storage import (
+    storage_vnfc,
+)
 from tests.unit.objects.test_k8s_storage import with_storage
+from vnfm.common import exceptions
+from vnfm.drivers.mgmt.kubernetes_cluster import driver
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
 from vnfm.drivers.mgmt.kubernetes_cluster import pvs
@@ -99,10 +107,41 @@ class Master:
             lambda s: s.register(self.vm, self.manifests, info, 'inst-1')
         )
 
-    def release(self) -> list[str]:
-        out: list[str] = []
-        self.setup(lambda s: out.extend(s.release(self.vm, self.manifests)))
-        return out
+    def heal_start(self) -> None:
+        """The driver's heal_start of the storage VNFC, for real."""
+        params = with_storage()
+        master = params[k8s_cluster.PARAM]['master_node']
+        master['username'] = self.server.username
+        master['password'] = self.server.password
+        info = instances.info(
+            instances.vnfc(
+                'm1',
+                'masterNode',
+                instances.cp('masterNode_CP1', '127.0.0.1'),
+            ),
+            storage_vnfc(),
+            extCpInfo=[VIP],
+            virtualStorageResourceInfo=[
+                {
+                    'id': 'st-1',
+                    'virtualStorageDescId': 'storage_server_volume',
+                    'storageResource': {'resourceId': 'vol-1'},
+                }
+            ],
+        )
+        ctx = make_ctx(
+            'heal_start',
+            info,
+            request={'vnfcInstanceId': ['s1']},
+            instantiate_request=lambda: {'additionalParams': params},
+            package=package(),
+        )
+        driver.KubernetesClusterDriver(
+            port=self.server.port,
+            policy=LOOPBACK,
+            kubectl=str(self.cluster.kubectl),
+            kubeconfig=str(self.cluster.kubeconfig_path),
+        ).heal_start(ctx)
 
 
 def kubectl(
@@ -200,7 +239,10 @@ def test_pvs_registered_bound_guarded_and_re_registered(
         60,
         'claim bound',
     )
-    assert master.release() == [f'nfs-pv2 (claim {NS}/data)']
+    with pytest.raises(exceptions.OperationFailed) as refused:
+        master.heal_start()
+    assert f'nfs-pv2 (claim {NS}/data)' in refused.value.detail
+    assert 'nfs-pv1' not in refused.value.detail
     assert len(our_pvs(local_k8s)) == 3
 
     # Without the claim the PVs are deleted, then registered again with
@@ -213,7 +255,7 @@ def test_pvs_registered_bound_guarded_and_re_registered(
         60,
         'claim released',
     )
-    assert master.release() == []
+    master.heal_start()
     assert our_pvs(local_k8s) == {}
     again = master.register(HEALED)
     assert len(again.changes) == 3
