@@ -33,7 +33,11 @@ TIMEOUTS = ssh.Timeouts(
 )
 #: The local cloud's addresses are in the test range (outbound allows).
 POLICY = outbound.Policy()
-EXPORTS = ('/volume/nfs/pv1', '/volume/nfs/pv2')
+#: The VMs share the host's root file system but for /etc, /home, /root
+#: and /var: the volume is mounted under /var (the seed's /volume would be
+#: made on the host).
+MOUNT_TO = '/var/volume'
+EXPORTS = (f'{MOUNT_TO}/nfs/pv1', f'{MOUNT_TO}/nfs/pv2')
 
 
 def _port(name: str, ip: str) -> str:
@@ -108,7 +112,7 @@ def cluster_params(subnet: str) -> k8s_cluster.ClusterParams:
             'cinder_volume_setup_params': [
                 {
                     'volume_resource_id': 'storage_server_volume',
-                    'mount_to': '/volume',
+                    'mount_to': MOUNT_TO,
                 }
             ],
             'nfs_server_setup_params': [

@@ -11,6 +11,7 @@ driver finds it: from the attachment Heat reports.
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import uuid
 from collections.abc import Iterator
@@ -99,10 +100,10 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
     # The volume is mounted by UUID through fstab, in the storage VM only.
     fstab = _on(cloud.storage_ip, 'cat /etc/fstab')
     assert any(
-        line.startswith('UUID=') and ' /volume ext4 ' in line
+        line.startswith('UUID=') and f' {storagevm.MOUNT_TO} ext4 ' in line
         for line in fstab.splitlines()
     ), fstab
-    source = 'findmnt -n -o SOURCE --mountpoint /volume'
+    source = f'findmnt -n -o SOURCE --mountpoint {storagevm.MOUNT_TO}'
     assert _on(cloud.storage_ip, source) == '/dev/vdb'
 
     # A real NFS client in the other VM writes and reads over NFSv4.
@@ -116,11 +117,13 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
     read = f'nfs-cat "{url}/data.txt?version=4"'
     assert _on(cloud.client_ip, read) == PAYLOAD
     # ... and the file is on the Cinder volume.
+    on_volume = f'{storagevm.EXPORTS[0]}/data.txt'
     assert _on(
         cloud.storage_ip,
-        'findmnt -n -o SOURCE --target /volume/nfs/pv1/data.txt'
-        ' && cat /volume/nfs/pv1/data.txt',
+        f'findmnt -n -o SOURCE --target {on_volume} && cat {on_volume}',
     ).splitlines() == ['/dev/vdb', PAYLOAD]
+    # Nothing of it on the host (the VM's /var is its own).
+    assert not os.path.exists(on_volume)
     # Only the export's network is a client of it.
     assert 'Clients = ' + cloud.subnet + ';' in _on(
         cloud.storage_ip, 'cat /etc/ganesha/ganesha.conf'

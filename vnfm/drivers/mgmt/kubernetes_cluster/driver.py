@@ -33,6 +33,7 @@ new VM up on the same volume and registers the PVs with its address.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -51,6 +52,7 @@ from vnfm.drivers.mgmt.kubernetes_cluster import storage
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.objects import k8s_cluster
 
+LOG = logging.getLogger(__name__)
 _VIM_NAMESPACE = uuid.UUID('6f1d3c2e-4b1a-5e7f-9c0d-2a8b7e6f5d41')
 Work = Callable[[install.Installer], Any]
 
@@ -158,6 +160,18 @@ class KubernetesClusterDriver(base.MgmtDriver):
         cluster = nodes.find(info, params)
 
         def work(setup: storage.Setup) -> None:
+            try:
+                _storage_steps(setup)
+            finally:
+                LOG.info(
+                    '%s of VNF instance %s: the storage set-up changed %d '
+                    'things on the VMs',
+                    ctx.hook,
+                    ctx.vnf_instance['id'],
+                    len(setup.changes),
+                )
+
+        def _storage_steps(setup: storage.Setup) -> None:
             if found is not None:
                 setup.server(found)
             setup.clients(clients)

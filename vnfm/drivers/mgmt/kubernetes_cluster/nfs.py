@@ -132,6 +132,7 @@ if [ -z "$fstype" ]; then
   fstype=ext4
 fi
 uuid=$(blkid -p -s UUID -o value "$dev")
+# Where no udev makes /dev/disk/by-uuid, blkid's cache resolves UUID=.
 blkid "$dev" > /dev/null 2>&1 || true
 line="UUID=$uuid {mount_to} $fstype defaults,nofail 0 2"
 if ! grep -qxF "$line" /etc/fstab 2>/dev/null; then
@@ -147,7 +148,7 @@ if mountpoint -q {m}; then
     echo "{mount_to} has $now mounted, not $dev" >&2; exit 4
   fi
 else
-  mount {m} || mount -t "$fstype" "$dev" {m}
+  mount {m}
   echo CHANGED=mount {m}
 fi
 echo "DEVICE=$dev"
