@@ -93,6 +93,11 @@ def instance_info(heat: Any, stack_id: str) -> dict[str, Any]:
 
 def cluster_params(subnet: str) -> k8s_cluster.ClusterParams:
     """Cluster parameters whose storage server exports to ``subnet``."""
+    return k8s_cluster.parse(additional_params(subnet))
+
+
+def additional_params(subnet: str) -> dict[str, Any]:
+    """The instantiate request's additionalParams of ``cluster_params``."""
     params = {
         'script_path': 'Scripts/install_k8s_cluster.sh',
         'master_node': {
@@ -121,7 +126,7 @@ def cluster_params(subnet: str) -> k8s_cluster.ClusterParams:
             **LOGIN,
         },
     }
-    return k8s_cluster.parse({k8s_cluster.PARAM: params})
+    return {k8s_cluster.PARAM: params}
 
 
 @dataclasses.dataclass

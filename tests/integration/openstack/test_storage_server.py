@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +21,10 @@ from typing import Any
 import pytest
 from heatclient import client as heat_client
 
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import make_ctx
+from vnfm.drivers.mgmt.kubernetes_cluster import driver
+from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
+from vnfm.drivers.package_files import PackageFiles
 from vnfm.testing import storagevm
 from vnfm.testing.openstack.cloud import LocalCloud
 
@@ -103,7 +108,8 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
         line.startswith('UUID=') and f' {storagevm.MOUNT_TO} ext4 ' in line
         for line in fstab.splitlines()
     ), fstab
-    source = f'findmnt -n -o SOURCE --mountpoint {storagevm.MOUNT_TO}'
+    mount_to = storagevm.MOUNT_TO
+    source = f'findmnt -n -o SOURCE --mountpoint {mount_to}'
     assert _on(cloud.storage_ip, source) == '/dev/vdb'
 
     # A real NFS client in the other VM writes and reads over NFSv4.
@@ -145,10 +151,39 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
         'storage_server',
         'heal',
     )
+    uuid_before = _on(cloud.storage_ip, 'findmnt -n -o UUID ' + mount_to)
     _update(cloud.heat, cloud.stack_id, existing=True)
-    metadata.clear()  # a new VM, a new host key (the driver forgets it)
-    healed = cloud.set_up(metadata).setup
-    made = [c.what for c in healed.changes.made]
-    assert not any(w.startswith('mkfs') for w in made), made
-    assert any(w.startswith('mount') for w in made), made
+    # The driver's heal_end of the storage VNFC, for real.
+    info = storagevm.instance_info(cloud.heat, cloud.stack_id)
+    [vnfc] = [
+        v for v in info['vnfcResourceInfo'] if v['vduId'] == 'storage_server'
+    ]
+    ctx = make_ctx(
+        'heal_end',
+        info,
+        request={'vnfcInstanceId': [vnfc['id']]},
+        instantiate_request=lambda: {
+            'additionalParams': storagevm.additional_params(cloud.subnet)
+        },
+        package=PackageFiles('p', {}),
+        deadline=time.monotonic() + 300,
+    )
+    ctx.vnf_instance['metadata'] = metadata
+    changes = (
+        driver.KubernetesClusterDriver(policy=storagevm.POLICY)
+        .heal_end(ctx)
+        .changes
+    )
+    pins = changes['metadata'][hostkeys.METADATA_KEY]
+    new_server = vnfc['computeResource']['resourceId']
+    assert pins[new_server]  # the new VM's key pinned
+    assert [k for k, v in pins.items() if v is None] != []  # old one gone
+    # The same file system (no mkfs), mounted through fstab, served again.
+    assert _on(cloud.storage_ip, 'findmnt -n -o UUID ' + mount_to) == (
+        uuid_before
+    )
     assert _on(cloud.client_ip, read) == PAYLOAD
+    # ... and converged: nothing left to change.
+    metadata.clear()
+    after = cloud.set_up(metadata).setup
+    assert after.changes.to_dict() == {'changed': 0, 'changes': []}
