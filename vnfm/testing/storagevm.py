@@ -91,12 +91,16 @@ def instance_info(heat: Any, stack_id: str) -> dict[str, Any]:
     }
 
 
-def cluster_params(subnet: str) -> k8s_cluster.ClusterParams:
+def cluster_params(
+    subnet: str, exports: tuple[str, ...] = EXPORTS
+) -> k8s_cluster.ClusterParams:
     """Cluster parameters whose storage server exports to ``subnet``."""
-    return k8s_cluster.parse(additional_params(subnet))
+    return k8s_cluster.parse(additional_params(subnet, exports))
 
 
-def additional_params(subnet: str) -> dict[str, Any]:
+def additional_params(
+    subnet: str, exports: tuple[str, ...] = EXPORTS
+) -> dict[str, Any]:
     """The instantiate request's additionalParams of ``cluster_params``."""
     params = {
         'script_path': 'Scripts/install_k8s_cluster.sh',
@@ -121,7 +125,7 @@ def additional_params(subnet: str) -> dict[str, Any]:
                 }
             ],
             'nfs_server_setup_params': [
-                {'export_dir': d, 'export_to': subnet} for d in EXPORTS
+                {'export_dir': d, 'export_to': subnet} for d in exports
             ],
             **LOGIN,
         },

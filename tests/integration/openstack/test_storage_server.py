@@ -57,10 +57,14 @@ class Cloud:
     client_ip: str
     subnet: str
 
-    def set_up(self, metadata: dict[str, Any]) -> storagevm.Run:
+    def set_up(
+        self,
+        metadata: dict[str, Any],
+        exports: tuple[str, ...] = storagevm.EXPORTS,
+    ) -> storagevm.Run:
         info = storagevm.instance_info(self.heat, self.stack_id)
         return storagevm.set_up(
-            info, storagevm.cluster_params(self.subnet), metadata
+            info, storagevm.cluster_params(self.subnet, exports), metadata
         )
 
 
@@ -138,6 +142,20 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
     # A second run changes nothing.
     again = cloud.set_up(metadata).setup
     assert again.changes.to_dict() == {'changed': 0, 'changes': []}
+
+    # One more export: the running ganesha is restarted with it, the
+    # files already there are still served.
+    more = (*storagevm.EXPORTS, f'{mount_to}/nfs/pv3')
+    grown = cloud.set_up(metadata, more).setup
+    assert [c.what for c in grown.changes.made] == [
+        f'mkdir {mount_to}/nfs/pv3',
+        '/etc/ganesha/ganesha.conf',
+        'started ganesha.nfsd',
+    ]
+    pv3 = f'nfs://{cloud.storage_ip}{mount_to}/nfs/pv3?version=4'
+    _on(cloud.client_ip, f'nfs-ls "{pv3}"')
+    assert _on(cloud.client_ip, read) == PAYLOAD
+    assert cloud.set_up(metadata, more).setup.changes.to_dict()['changed'] == 0
 
     # Heal: Heat replaces the storage VM; the same volume comes back.
     openstack(
