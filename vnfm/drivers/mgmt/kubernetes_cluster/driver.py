@@ -33,7 +33,6 @@ new VM up on the same volume and registers the PVs with its address.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -52,7 +51,6 @@ from vnfm.drivers.mgmt.kubernetes_cluster import storage
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.objects import k8s_cluster
 
-LOG = logging.getLogger(__name__)
 _VIM_NAMESPACE = uuid.UUID('6f1d3c2e-4b1a-5e7f-9c0d-2a8b7e6f5d41')
 Work = Callable[[install.Installer], Any]
 
@@ -157,33 +155,21 @@ class KubernetesClusterDriver(base.MgmtDriver):
             return
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
         found = storage.find_server(info, params) if server else None
-        cluster = nodes.find(info, params)
-
-        def work(setup: storage.Setup) -> None:
-            try:
-                _storage_steps(setup)
-            finally:
-                LOG.info(
-                    '%s of VNF instance %s: the storage set-up changed %d '
-                    'things on the VMs',
-                    ctx.hook,
-                    ctx.vnf_instance['id'],
-                    len(setup.changes),
-                )
-
-        def _storage_steps(setup: storage.Setup) -> None:
-            if found is not None:
-                setup.server(found)
-            setup.clients(clients)
-            if found is not None:
-                setup.register(
-                    storage.masters(cluster)[0],
-                    manifests,
-                    info,
-                    ctx.vnf_instance['id'],
-                )
-
-        self._storage(ctx, params, pins, work)
+        master = storage.masters(nodes.find(info, params))[0]
+        self._storage(
+            ctx,
+            params,
+            pins,
+            lambda setup: setup.run(
+                ctx.hook,
+                found,
+                clients,
+                master,
+                manifests,
+                info,
+                ctx.vnf_instance['id'],
+            ),
+        )
 
     def _kube(self, ctx: base.HookContext) -> k8s.KubeClient:
         entry = ctx.vim_connection_info.get(vim.CONNECTION_KEY)
@@ -219,7 +205,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         """Install Kubernetes on the VMs and register the cluster."""
         params = cluster_params(ctx)
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
-        manifests = _checked_storage(ctx, params)
+        manifests = storage.checked(ctx, params)
         cluster = nodes.find(info, params)
         storage.find_server(info, params)
         endpoint = nodes.cluster_address(info, params)
@@ -264,7 +250,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         params = cluster_params(ctx)
         aspect = ctx.request.get('aspectId')
         vdu = storage.storage_vdu_aspect(
-            params, ctx.vnfd, _flavour_id(ctx), aspect
+            params, ctx.vnfd, storage.flavour_id(ctx), aspect
         )
         if vdu is not None:
             raise exceptions.OperationFailed(
@@ -290,7 +276,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
         cluster = nodes.find(info, params)
         pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
-        gone = _forget_gone(pins, cluster, _storage_vm(info, params))
+        gone = _forget_gone(pins, cluster, storage.server_vm(info, params))
         if gone:
             with self._kube(ctx) as kube:
                 drain.delete_stale_nodes(
@@ -363,7 +349,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
         cluster = nodes.find(info, params)
         pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
-        server = _storage_vm(info, params)
+        server = storage.server_vm(info, params)
         _forget_gone(pins, cluster, server)
         healed = _healed(ctx, cluster) if _named_vnfcs(ctx) else cluster
         server_healed = server is not None and (
@@ -372,7 +358,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         for node in healed + ([server] if server and server_healed else []):
             if node.resource_id not in pins.learned:
                 pins.forget(node.resource_id)
-        manifests = _checked_storage(ctx, params) if server_healed else []
+        manifests = storage.checked(ctx, params) if server_healed else []
         if _named_vnfcs(ctx):
             if healed:
                 self._join(ctx, params, pins, cluster, healed)
@@ -393,10 +379,10 @@ class KubernetesClusterDriver(base.MgmtDriver):
         """Before a heal of the storage VNFC: fail naming the Bound PVs
         (nothing changed), else delete the PVs."""
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
-        server = _storage_vm(info, params)
+        server = storage.server_vm(info, params)
         if server is None or server.vnfc_id not in _named_ids(ctx):
             return
-        manifests = _checked_storage(ctx, params)
+        manifests = storage.checked(ctx, params)
         master = storage.masters(nodes.find(info, params))[0]
         pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
         in_use = self._storage(
@@ -438,28 +424,6 @@ def _named_ids(ctx: base.HookContext) -> set[str]:
         if entry.get('id') in named and entry.get('vnfcResourceInfoId'):
             named.add(entry['vnfcResourceInfoId'])
     return named
-
-
-def _flavour_id(ctx: base.HookContext) -> str | None:
-    info = ctx.vnf_instance.get('instantiatedVnfInfo') or {}
-    return info.get('flavourId') or ctx.request.get('flavourId')
-
-
-def _storage_vm(
-    info: dict[str, Any] | None, params: k8s_cluster.ClusterParams
-) -> nodes.VmNode | None:
-    found = storage.find_server(info, params)
-    return found.vm if found is not None else None
-
-
-def _checked_storage(
-    ctx: base.HookContext, params: k8s_cluster.ClusterParams
-) -> list[pvs.Manifest]:
-    """The PV manifests; OperationFailed naming the parameter when the
-    storage parameters do not fit the VNFD or the package."""
-    if params.storage is None:
-        return []
-    return storage.check(params, ctx.vnfd, _flavour_id(ctx), ctx.package)
 
 
 def _healed(

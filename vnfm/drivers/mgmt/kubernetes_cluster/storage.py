@@ -15,10 +15,12 @@ the instance, their set-up over SSH, and the PersistentVolumes on its NFS.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from vnfm.common import exceptions
+from vnfm.drivers.mgmt import base
 from vnfm.drivers.mgmt.kubernetes_cluster import nfs
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
 from vnfm.drivers.mgmt.kubernetes_cluster import pvs
@@ -27,6 +29,7 @@ from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import k8s_cluster
 from vnfm.objects import k8s_storage
 
+LOG = logging.getLogger(__name__)
 _PARAM = f'additionalParams/{k8s_cluster.PARAM}'
 
 
@@ -62,6 +65,29 @@ def check(
     flavour = (vnfd.get('flavours') or {}).get(flavour_id or '') or {}
     k8s_cluster.check_flavour(params, flavour, exceptions.OperationFailed)
     return pvs.read(package, params)
+
+
+def flavour_id(ctx: base.HookContext) -> str | None:
+    """The flavour of the instance (or of the instantiate request)."""
+    info = ctx.vnf_instance.get('instantiatedVnfInfo') or {}
+    return info.get('flavourId') or ctx.request.get('flavourId')
+
+
+def checked(
+    ctx: base.HookContext, params: k8s_cluster.ClusterParams
+) -> list[pvs.Manifest]:
+    """``check`` for a hook (no storage server: nothing to check)."""
+    if params.storage is None:
+        return []
+    return check(params, ctx.vnfd, flavour_id(ctx), ctx.package)
+
+
+def server_vm(
+    info: dict[str, Any] | None, params: k8s_cluster.ClusterParams
+) -> nodes.VmNode | None:
+    """The storage VM of an instance (None without ``storage_server``)."""
+    found = find_server(info, params)
+    return found.vm if found is not None else None
 
 
 def storage_vdu_aspect(
@@ -260,6 +286,33 @@ class Setup:
                 manifest, address, vnf_instance_id
             )
         self._kubectl(master).apply(files, self.changes)
+
+    def run(
+        self,
+        hook: str,
+        server: StorageServer | None,
+        clients: list[nodes.VmNode],
+        master: nodes.VmNode,
+        manifests: list[pvs.Manifest],
+        info: dict[str, Any] | None,
+        vnf_instance_id: str,
+    ) -> None:
+        """The server and the PVs (when ``server``), the NFS client on
+        ``clients``; logs how many things changed."""
+        try:
+            if server is not None:
+                self.server(server)
+            self.clients(clients)
+            if server is not None:
+                self.register(master, manifests, info, vnf_instance_id)
+        finally:
+            LOG.info(
+                '%s of VNF instance %s: the storage set-up changed %d '
+                'things on the VMs',
+                hook,
+                vnf_instance_id,
+                len(self.changes),
+            )
 
     def release(
         self, master: nodes.VmNode, manifests: list[pvs.Manifest]
