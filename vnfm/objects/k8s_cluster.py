@@ -9,7 +9,9 @@ under ``additionalParams``. The API calls it for an instantiate request
 whose flavour names the driver (a 400), the driver again before it runs
 (FAILED_TEMP), where it also checks what only the instance can tell (that
 the CPs exist). Passwords are sealed at rest and masked in views like every
-``password`` in additionalParams (``crypto.seal_params``).
+``password`` in additionalParams (``crypto.seal_params``). The storage
+server's parameters (seed 004, ``storage_server`` and
+``pv_registration_params``) are in ``k8s_storage``.
 """
 
 from __future__ import annotations
