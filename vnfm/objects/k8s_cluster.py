@@ -9,7 +9,9 @@ under ``additionalParams``. The API calls it for an instantiate request
 whose flavour names the driver (a 400), the driver again before it runs
 (FAILED_TEMP), where it also checks what only the instance can tell (that
 the CPs exist). Passwords are sealed at rest and masked in views like every
-``password`` in additionalParams (``crypto.seal_params``).
+``password`` in additionalParams (``crypto.seal_params``). The storage
+server's parameters (seed 004, ``storage_server`` and
+``pv_registration_params``) are in ``k8s_storage``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.common import schemacheck
+from vnfm.objects import k8s_storage
 
 PARAM = 'k8s_cluster_installation_param'
 DRIVER = 'kubernetes_cluster'
@@ -110,8 +113,9 @@ SCHEMA: dict[str, Any] = {
             },
             'additionalProperties': False,
         },
-        # Seed 004 (the storage server): not built yet, passed through.
-        'storage_server': {'type': 'object'},
+        # Seed 004: the storage server and the PVs on its NFS.
+        'storage_server': k8s_storage.STORAGE_SCHEMA,
+        'pv_registration_params': k8s_storage.PV_SCHEMA,
     },
     'required': ['script_path', 'master_node', 'worker_node'],
     'additionalProperties': False,
@@ -162,6 +166,8 @@ class ClusterParams:
     worker: Node
     vim_name: str | None = None
     proxy: Proxy | None = None
+    storage: k8s_storage.StorageServer | None = None
+    pvs: tuple[k8s_storage.PvRegistration, ...] = ()
 
     def vim_name_for(self, vnf_instance_id: str) -> str:
         """The VIM name to register: ``vim_name`` or the default."""
@@ -174,6 +180,8 @@ class ClusterParams:
             self.master.private_key,
             self.worker.password,
             self.worker.private_key,
+            self.storage.password if self.storage else None,
+            self.storage.private_key if self.storage else None,
         )
         return {v for v in values if v}
 
@@ -205,6 +213,7 @@ def parse(
     if problem is not None:
         raise error(problem)
     _check_networks(params, error)
+    k8s_storage.check_rules(params, '/'.join(_WHERE), error)
     return _typed(params)
 
 
@@ -256,12 +265,22 @@ def _typed(params: dict) -> ClusterParams:
         master=Master(**params['master_node']),
         worker=Node(**params['worker_node']),
         proxy=Proxy(**proxy) if proxy is not None else None,
+        storage=k8s_storage.typed_storage(params),
+        pvs=k8s_storage.typed_pvs(params),
     )
 
 
-def check_flavour(params: ClusterParams, flavour: dict[str, Any]) -> None:
-    """BadRequest if an ``aspect_id`` is not a scaling aspect of the
-    flavour (when the flavour declares aspects)."""
+def check_flavour(
+    params: ClusterParams,
+    flavour: dict[str, Any],
+    error: type[exceptions.VnfmError] = exceptions.BadRequest,
+) -> None:
+    """``error`` if an ``aspect_id`` is not a scaling aspect of the
+    flavour (when the flavour declares aspects), or the storage server's
+    CPs and volumes are not the flavour's."""
+    k8s_storage.check_flavour(
+        params.storage, params.pvs, flavour, '/'.join(_WHERE), error
+    )
     aspects = flavour.get('scaling_aspects') or {}
     if not aspects:
         return
@@ -270,7 +289,7 @@ def check_flavour(params: ClusterParams, flavour: dict[str, Any]) -> None:
         ('worker_node', params.worker),
     ):
         if node.aspect_id is not None and node.aspect_id not in aspects:
-            raise exceptions.BadRequest(
+            raise error(
                 f'{"/".join(_WHERE)}/{role}/aspect_id: {node.aspect_id} is '
                 f'not a scaling aspect of flavour {flavour.get("flavour_id")};'
                 f' it has {", ".join(sorted(aspects))}.'

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from vnfm.testing import prereqs
+from vnfm.testing.fixtures import local_k8s  # noqa: F401
 from vnfm.testing.sshd import SSHD
 from vnfm.testing.sshd import LoopbackSshd
 

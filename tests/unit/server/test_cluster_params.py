@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.unit.objects.test_k8s_cluster import valid
+from tests.unit.objects.test_k8s_storage import with_storage
 from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_instance
 from tests.unit.server.conftest import make_package
@@ -140,3 +141,36 @@ def test_terminate_is_a_409_while_cnfs_use_the_clusters_vim(client, rpc):
     assert rpc.calls == []
     db.instance_update(cnf['id'], {'instantiation_state': 'NOT_INSTANTIATED'})
     assert client.lcm('POST', path, body).status_int == 202
+
+
+def test_storage_parameters_are_checked_at_the_api(client, rpc):
+    inst = _instance()
+    params = with_storage()
+    storage = params['k8s_cluster_installation_param']['storage_server']
+    storage['nfs_server_setup_params'][0]['export_dir'] = '/srv/pv1'
+    resp = client.lcm(
+        'POST',
+        _path(inst),
+        {'flavourId': 'cluster_install', 'additionalParams': params},
+    )
+    assert resp.status_int == 400
+    assert json_of(resp)['detail'].startswith(
+        'additionalParams/k8s_cluster_installation_param/storage_server/'
+        'nfs_server_setup_params/0/export_dir: /srv/pv1 is on no Cinder'
+    )
+    assert 'storage-pw' not in resp.text
+    assert rpc.calls == []
+
+
+def test_the_storage_password_is_sealed_and_masked_too(client):
+    inst = _instance()
+    resp = client.lcm(
+        'POST',
+        _path(inst),
+        {'flavourId': 'cluster_install', 'additionalParams': with_storage()},
+    )
+    assert resp.status_int == 202
+    op_id = resp.headers['Location'].rsplit('/', 1)[1]
+    assert 'storage-pw' not in json.dumps(db.op_get(op_id)['operation_params'])
+    shown = client.lcm('GET', f'/vnf_lcm_op_occs/{op_id}')
+    assert 'storage-pw' not in shown.text

@@ -90,6 +90,18 @@ def _owner(res: Obj, servers: list[Obj]) -> Obj | None:
     return mine[0] if len(mine) == 1 else None
 
 
+def _attachments(volume: Obj) -> list[Obj]:
+    """The server and device of each attachment of a volume."""
+    attrs = _attrs(volume)
+    return [
+        {'serverId': a.get('server_id'), 'device': a.get('device')}
+        for a in attrs.get('attachments_list')
+        or attrs.get('attachments')
+        or []
+        if isinstance(a, dict) and a.get('server_id')
+    ]
+
+
 def _ip_over_ethernet(port: Obj) -> Obj:
     attrs = _attrs(port)
     addresses = [
@@ -198,15 +210,21 @@ class Builder:
         return entry
 
     def virtual_storage_resource_info(self) -> list[Obj]:
-        """virtualStorageResourceInfo of every Cinder volume."""
-        return [
-            {
+        """virtualStorageResourceInfo of every Cinder volume (metadata:
+        the devices Nova attached it as, which a MgmtDriver looks for in
+        the VM)."""
+        out = []
+        for v in self.of_type(VOLUME):
+            entry = {
                 'id': _rid('storage', self.instance_id, v),
                 'virtualStorageDescId': v['resource_name'],
                 'storageResource': _handle(self.vim_id, v),
             }
-            for v in self.of_type(VOLUME)
-        ]
+            attached = _attachments(v)
+            if attached:
+                entry['metadata'] = {'attachments': attached}
+            out.append(entry)
+        return out
 
     def vnf_virtual_link_resource_info(self) -> list[Obj]:
         """vnfVirtualLinkResourceInfo of every Neutron network made."""

@@ -24,6 +24,16 @@ them).
   again (the VMs that stay are reset first) and updates the VIM: that is
   disruptive, the workloads of CNFs on the cluster are lost (heal or
   instantiate them again). Heal of a master of an HA cluster is refused.
+
+With ``storage_server`` (seed 004, ``storage``): ``instantiate_end`` and
+a whole-instance or master ``heal_end`` also set up the storage VM's
+volumes and NFS server, the NFS client on every master and worker, and
+register the PVs of ``pv_registration_params``; ``scale_end`` and the heal
+of workers install the NFS client on the new VMs; a scale of the storage
+server's VDU is refused; a heal of the storage VNFC is refused while one of
+the PVs is Bound (``heal_start`` deletes them otherwise) and ``heal_end``
+sets the new VM up on the same volume and registers the PVs with its
+address.
 """
 
 from __future__ import annotations
@@ -40,8 +50,10 @@ from vnfm.drivers.mgmt.kubernetes_cluster import drain
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import install
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
+from vnfm.drivers.mgmt.kubernetes_cluster import pvs
 from vnfm.drivers.mgmt.kubernetes_cluster import scalein
 from vnfm.drivers.mgmt.kubernetes_cluster import sessions
+from vnfm.drivers.mgmt.kubernetes_cluster import storage
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.objects import k8s_cluster
 
@@ -73,10 +85,15 @@ class KubernetesClusterDriver(base.MgmtDriver):
         port: int = 22,
         policy: outbound.Policy | None = None,
         kube_client: Callable[[dict], k8s.KubeClient] = k8s.KubeClient,
+        kubectl: str = 'kubectl',
+        kubeconfig: str = pvs.ADMIN_KUBECONFIG,
     ) -> None:
         self.port = port
         self.policy = policy
         self.kube_client = kube_client
+        #: How PVs are registered on a master (kubectl as root there).
+        self.kubectl = kubectl
+        self.kubeconfig = kubeconfig
 
     # -- helpers -------------------------------------------------------------
 
@@ -89,7 +106,22 @@ class KubernetesClusterDriver(base.MgmtDriver):
     ) -> Any:
         """Run ``work`` with an Installer over this hook's sessions."""
         script = install.read_script(ctx.package, params)
-        vms = sessions.Sessions(
+        with self._sessions(ctx, params, pins) as vms:
+            installer = install.Installer(
+                params, vms, script, ctx.work, ctx.save_work, ctx.remaining
+            )
+            try:
+                return work(installer)
+            finally:
+                installer.close()
+
+    def _sessions(
+        self,
+        ctx: base.HookContext,
+        params: k8s_cluster.ClusterParams,
+        pins: hostkeys.Pins,
+    ) -> sessions.Sessions:
+        return sessions.Sessions(
             params,
             pins,
             ctx.work,
@@ -98,14 +130,52 @@ class KubernetesClusterDriver(base.MgmtDriver):
             sessions.timeouts_within(ctx.remaining()),
             port=self.port,
         )
-        with vms:
-            installer = install.Installer(
-                params, vms, script, ctx.work, ctx.save_work, ctx.remaining
+
+    def _storage(
+        self,
+        ctx: base.HookContext,
+        params: k8s_cluster.ClusterParams,
+        pins: hostkeys.Pins,
+        work: Callable[[storage.Setup], Any],
+    ) -> Any:
+        """Run ``work`` with a storage Setup over this hook's sessions."""
+        with self._sessions(ctx, params, pins) as vms:
+            return work(
+                storage.Setup(
+                    params, vms, ctx.remaining, self.kubectl, self.kubeconfig
+                )
             )
-            try:
-                return work(installer)
-            finally:
-                installer.close()
+
+    def _set_up_storage(
+        self,
+        ctx: base.HookContext,
+        params: k8s_cluster.ClusterParams,
+        pins: hostkeys.Pins,
+        manifests: list[pvs.Manifest],
+        clients: list[nodes.VmNode],
+        server: bool = True,
+    ) -> None:
+        """The storage server (when ``server``), the NFS client on
+        ``clients``, the PVs (when ``server``)."""
+        if params.storage is None:
+            return
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        found = storage.find_server(info, params) if server else None
+        master = storage.masters(nodes.find(info, params))[0]
+        self._storage(
+            ctx,
+            params,
+            pins,
+            lambda setup: setup.run(
+                ctx.hook,
+                found,
+                clients,
+                master,
+                manifests,
+                info,
+                ctx.vnf_instance['id'],
+            ),
+        )
 
     def _kube(self, ctx: base.HookContext) -> k8s.KubeClient:
         entry = ctx.vim_connection_info.get(vim.CONNECTION_KEY)
@@ -141,12 +211,15 @@ class KubernetesClusterDriver(base.MgmtDriver):
         """Install Kubernetes on the VMs and register the cluster."""
         params = cluster_params(ctx)
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        manifests = storage.checked(ctx, params)
         cluster = nodes.find(info, params)
+        storage.find_server(info, params)
         endpoint = nodes.cluster_address(info, params)
         pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
         access = self._install(
             ctx, params, pins, lambda i: i.install(cluster, endpoint)
         )
+        self._set_up_storage(ctx, params, pins, manifests, cluster)
         return self._registered(ctx, params, access, pins)
 
     def terminate_start(self, ctx: base.HookContext) -> base.HookResult:
@@ -182,6 +255,15 @@ class KubernetesClusterDriver(base.MgmtDriver):
         lost with the VMs); nothing to do before other scalings."""
         params = cluster_params(ctx)
         aspect = ctx.request.get('aspectId')
+        vdu = storage.storage_vdu_aspect(
+            params, ctx.vnfd, storage.flavour_id(ctx), aspect
+        )
+        if vdu is not None:
+            raise exceptions.OperationFailed(
+                f'scale_start: aspect {aspect} scales VDU {vdu}, the storage '
+                'server (storage_server/ssh_cp_name); its NFS and volumes '
+                'are one VM and are not scaled. Scale the workers.'
+            )
         if ctx.request.get('type') == 'SCALE_IN' and aspect == (
             params.master.aspect_id
         ):
@@ -204,7 +286,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
         cluster = nodes.find(info, params)
         pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
-        gone = _forget_gone(pins, cluster)
+        gone = _forget_gone(pins, cluster, storage.server_vm(info, params))
         if gone:
             with self._kube(ctx) as kube:
                 drain.delete_stale_nodes(
@@ -213,6 +295,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         new = [n for n in cluster if not pins.known_keys(n.resource_id)]
         if new:
             self._join(ctx, params, pins, cluster, new)
+            self._set_up_storage(ctx, params, pins, [], new, server=False)
         return base.HookResult(pins.changes())
 
     def rollback_scale_end(self, ctx: base.HookContext) -> base.HookResult:
@@ -262,7 +345,8 @@ class KubernetesClusterDriver(base.MgmtDriver):
     def heal_start(self, ctx: base.HookContext) -> base.HookResult:
         """Drain and delete the Nodes of the worker VMs to heal; a heal of
         the master of a single-master cluster (rebuilt in heal_end) has
-        nothing to drain."""
+        nothing to drain. A heal of the storage VNFC first checks and
+        deletes its PVs."""
         params = cluster_params(ctx)
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
         cluster = nodes.find(info, params)
@@ -276,27 +360,40 @@ class KubernetesClusterDriver(base.MgmtDriver):
                 'of a single-master cluster, or the whole instance (a heal '
                 'request naming no VNFC).'
             )
+        self._release_pvs(ctx, params)
         if not masters:
             self._remove_nodes(ctx, healed)
         return base.HookResult()
 
     def heal_end(self, ctx: base.HookContext) -> base.HookResult:
         """Join the healed workers (their new host keys pinned); after a
-        whole-instance heal, reinstall and update the VIM."""
+        heal of the master or of the whole instance, rebuild the cluster
+        and update the VIM."""
         params = cluster_params(ctx)
         info = ctx.vnf_instance.get('instantiatedVnfInfo')
         cluster = nodes.find(info, params)
         pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
-        _forget_gone(pins, cluster)
+        server = storage.server_vm(info, params)
+        _forget_gone(pins, cluster, server)
         healed = _healed(ctx, cluster) if _named_vnfcs(ctx) else cluster
-        for node in healed:
+        server_healed = server is not None and (
+            not _named_vnfcs(ctx) or server.vnfc_id in _named_ids(ctx)
+        )
+        for node in healed + ([server] if server and server_healed else []):
             if node.resource_id not in pins.learned:
                 pins.forget(node.resource_id)
         if _named_vnfcs(ctx) and not _masters(healed):
-            self._join(ctx, params, pins, cluster, healed)
+            manifests = storage.checked(ctx, params) if server_healed else []
+            if healed:
+                self._join(ctx, params, pins, cluster, healed)
+            self._set_up_storage(
+                ctx, params, pins, manifests, healed, server=server_healed
+            )
             return base.HookResult(pins.changes())
         # The whole instance, or the master: the cluster is built again
-        # (the VMs that stay leave the old one first) and its VIM updated.
+        # (the VMs that stay leave the old one first), its VIM updated and
+        # the PVs registered in it again.
+        manifests = storage.checked(ctx, params)
         endpoint = nodes.cluster_address(info, params)
         kept = [n for n in cluster if n not in healed]
 
@@ -306,16 +403,46 @@ class KubernetesClusterDriver(base.MgmtDriver):
             return installer.install(cluster, endpoint)
 
         access = self._install(ctx, params, pins, rebuild)
+        self._set_up_storage(ctx, params, pins, manifests, cluster)
         return self._registered(ctx, params, access, pins)
+
+    def _release_pvs(
+        self, ctx: base.HookContext, params: k8s_cluster.ClusterParams
+    ) -> None:
+        """Before a heal of the storage VNFC: fail naming the Bound PVs
+        (nothing changed), else delete the PVs."""
+        info = ctx.vnf_instance.get('instantiatedVnfInfo')
+        server = storage.server_vm(info, params)
+        if server is None or server.vnfc_id not in _named_ids(ctx):
+            return
+        manifests = storage.checked(ctx, params)
+        master = storage.masters(nodes.find(info, params))[0]
+        pins = hostkeys.Pins.of(ctx.vnf_instance, ctx.work)
+        in_use = self._storage(
+            ctx, params, pins, lambda s: s.release(master, manifests)
+        )
+        if in_use:
+            raise exceptions.OperationFailed(
+                f'heal_start: the storage server VNFC {server.vnfc_id} serves '
+                f'PersistentVolumes in use: {", ".join(in_use)}. Delete '
+                'those claims (or the Pods using them) first, then retry; '
+                'nothing was changed.'
+            )
 
 
 def _masters(vms: list[nodes.VmNode]) -> list[nodes.VmNode]:
     return [n for n in vms if n.role == nodes.MASTER]
 
 
-def _forget_gone(pins: hostkeys.Pins, cluster: list[nodes.VmNode]) -> bool:
+def _forget_gone(
+    pins: hostkeys.Pins,
+    cluster: list[nodes.VmNode],
+    server: nodes.VmNode | None = None,
+) -> bool:
     """Drop the pins of VMs the instance no longer has; whether any."""
     present = {n.resource_id for n in cluster}
+    if server is not None:
+        present.add(server.resource_id)
     gone = [r for r in pins.current if r not in present]
     for resource_id in gone:
         pins.forget(resource_id)
@@ -326,14 +453,20 @@ def _named_vnfcs(ctx: base.HookContext) -> list[str]:
     return list(ctx.request.get('vnfcInstanceId') or [])
 
 
-def _healed(
-    ctx: base.HookContext, cluster: list[nodes.VmNode]
-) -> list[nodes.VmNode]:
-    """The cluster VMs a heal request names (by vnfcInfo or
-    vnfcResourceInfo id)."""
+def _named_ids(ctx: base.HookContext) -> set[str]:
+    """The vnfcInfo and vnfcResourceInfo ids a heal request names."""
     named = set(_named_vnfcs(ctx))
     info = ctx.vnf_instance.get('instantiatedVnfInfo') or {}
     for entry in info.get('vnfcInfo') or []:
         if entry.get('id') in named and entry.get('vnfcResourceInfoId'):
             named.add(entry['vnfcResourceInfoId'])
+    return named
+
+
+def _healed(
+    ctx: base.HookContext, cluster: list[nodes.VmNode]
+) -> list[nodes.VmNode]:
+    """The cluster VMs a heal request names (by vnfcInfo or
+    vnfcResourceInfo id)."""
+    named = _named_ids(ctx)
     return [n for n in cluster if n.vnfc_id in named]

@@ -18,8 +18,9 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.objects import k8s_cluster
+from vnfm.objects import k8s_storage
 
-MASTER, WORKER = 'master', 'worker'
+MASTER, WORKER, STORAGE = 'master', 'worker', 'storage'
 _PARAM = f'additionalParams/{k8s_cluster.PARAM}'
 
 
@@ -31,7 +32,7 @@ class NodeNotFound(exceptions.OperationFailed):
 class VmNode:
     """One VM of the cluster."""
 
-    role: str  # MASTER or WORKER
+    role: str  # MASTER, WORKER or STORAGE
     vnfc_id: str  # vnfcResourceInfo id
     vdu_id: str
     resource_id: str  # computeResource.resourceId (the server)
@@ -39,8 +40,12 @@ class VmNode:
     node_address: str
 
 
-def login(params: k8s_cluster.ClusterParams, node: VmNode) -> k8s_cluster.Node:
+def login(
+    params: k8s_cluster.ClusterParams, node: VmNode
+) -> k8s_cluster.Node | k8s_storage.StorageServer:
     """The credentials of ``node``'s role."""
+    if node.role == STORAGE and params.storage is not None:
+        return params.storage
     return params.master if node.role == MASTER else params.worker
 
 

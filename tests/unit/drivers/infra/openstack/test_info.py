@@ -55,3 +55,34 @@ def test_a_new_group_member_gets_a_new_vnfc_id_the_others_keep_theirs():
     after = {v['id'] for v in two.vnfc_resource_info()}
 
     assert before < after and len(after - before) == 1
+
+
+def test_a_volume_records_the_device_each_server_has_it_as():
+    resources = [
+        resource('storage_server', 'OS::Nova::Server', 'srv-s', TOP),
+        resource(
+            'storage_server_volume',
+            'OS::Cinder::Volume',
+            'vol-s',
+            TOP,
+            attachments_list=[
+                {'server_id': 'srv-s', 'device': '/dev/vdc', 'id': 'vol-s'}
+            ],
+        ),
+        resource('unattached', 'OS::Cinder::Volume', 'vol-u', TOP),
+    ]
+    builder = info.Builder('inst-1', 'vim1', resources, {'storage_server'})
+
+    storages = {
+        s['virtualStorageDescId']: s
+        for s in builder.virtual_storage_resource_info()
+    }
+
+    assert storages['storage_server_volume']['metadata'] == {
+        'attachments': [{'serverId': 'srv-s', 'device': '/dev/vdc'}]
+    }
+    assert 'metadata' not in storages['unattached']
+    [vnfc] = builder.vnfc_resource_info()
+    assert (
+        storages['storage_server_volume']['id'] in vnfc['storageResourceIds']
+    )
