@@ -107,14 +107,16 @@ def vm_api(
     return Api(vm_services.api_url, tmp_path_factory.mktemp('h') / 'none')
 
 
-def _variant(tmp: Path, old: str, new: str) -> Path:
-    """vm_simple with its own vnfdId and ``old`` replaced by ``new`` in
-    its flavour's VNFD."""
+def _variant(
+    tmp: Path, old: str, new: str, src: Path = vmsample.SAMPLE
+) -> Path:
+    """vm_simple (or ``src``) with its own vnfdId and ``old`` replaced by
+    ``new`` in its flavour's VNFD."""
     dst = tmp / f'vm-{uuid.uuid4().hex[:6]}'
-    shutil.copytree(vmsample.SAMPLE, dst)
+    shutil.copytree(src, dst)
     vnfd_id = str(uuid.uuid4())
     for path in (dst / 'Definitions').glob('*.yaml'):
-        text = path.read_text().replace(_vnfd_id(vmsample.SAMPLE), vnfd_id)
+        text = path.read_text().replace(_vnfd_id(src), vnfd_id)
         path.write_text(text.replace(old, new))
     return dst
 
@@ -134,13 +136,16 @@ def _vnfd_id(src: Path) -> str:
 def packages(
     vm_api: Api, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, dict]:
-    """vm_simple, a variant whose VDU2 image is not in the catalogue and
-    vm_simple_v2, onboarded."""
+    """vm_simple, a variant whose VDU2 image is not in the catalogue,
+    vm_simple_v2 and a variant of it whose VDU1 image is not, onboarded."""
     tmp = tmp_path_factory.mktemp('vm-packages')
     sources = {
         'simple': vmsample.SAMPLE,
         'noimage': _variant(tmp, 'cirros-0.6', 'no-such-image'),
         'v2': vmsample.SAMPLE_V2,
+        'v2noimage': _variant(
+            tmp, 'cirros-0.6', 'no-such-image', vmsample.SAMPLE_V2
+        ),
     }
     out = {}
     for name, src in sources.items():

@@ -23,6 +23,7 @@ from vnfm.testing.openstack import catalogue
 from vnfm.testing.openstack import databases
 from vnfm.testing.openstack import files
 from vnfm.testing.openstack import identity
+from vnfm.testing.openstack import outside
 
 _DAEMONS = ('keystone', 'heat-engine', 'heat-api')
 _WSGI_HOST = Path(__file__).resolve().with_name('wsgi_host.py')
@@ -147,6 +148,11 @@ class LocalCloud:
         keys = self.state_dir / 'keypairs'
         keys.mkdir(exist_ok=True)
         (keys / f'{name}.pub').write_text(public_key.strip() + '\n')
+
+    def delete_server(self, server_id: str) -> None:
+        """Delete a server behind Heat's back, as ``openstack server
+        delete`` would (see ``outside``)."""
+        outside.delete_server(self.state_dir, server_id)
 
     def vm_dirs(self) -> list[Path]:
         """Directories of the VMs running now (one per server)."""

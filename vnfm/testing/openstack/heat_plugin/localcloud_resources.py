@@ -26,6 +26,7 @@ from heat.common import exception
 from heat.engine.plugins import localcloud_base as base
 from heat.engine.resources.openstack.neutron import port as neutron_port
 from heat.engine.resources.openstack.nova import server
+from novaclient import exceptions as nova_exc
 
 vmhost = base.vmhost
 vmdisks = base.vmdisks
@@ -282,6 +283,11 @@ class LocalServer(base.Local, server.Server):
         state = 'BUILD'
         if self.resource_id and (self._vm_dir() / 'spec.json').exists():
             state = vmhost.state(self._vm_dir())
+        elif self.resource_id and self.data().get('nics'):
+            # Made, and gone since (deleted behind Heat's back): Nova's 404.
+            raise nova_exc.NotFound(
+                404, f'Server {self.resource_id} not found'
+            )
         flavor = base.find('flavors', self.properties[self.FLAVOR])
         return {
             'id': self.resource_id,
