@@ -84,10 +84,16 @@ def openstack(cloud: LocalCloud, user: str, *args: str) -> str:
 def vm_services(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[procs.VnfmServices]:
-    """vnfm-api and one conductor with the OpenStack driver."""
+    """vnfm-api and one conductor with the OpenStack driver, its periodic
+    sync every 2 s."""
     svc = procs.VnfmServices(
         tmp_path_factory.mktemp('vnfm-vm'),
-        conf={'infra': {'enabled_infra_drivers': 'openstack'}},
+        conf={
+            'infra': {'enabled_infra_drivers': 'openstack'},
+            # The periodic sync of every driver (the option's group is
+            # historical).
+            'kubernetes': {'sync_interval': 2},
+        },
     )
     with running('vm_services', svc, conductors=1):
         yield svc
@@ -136,12 +142,14 @@ def _vnfd_id(src: Path) -> str:
 def packages(
     vm_api: Api, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, dict]:
-    """vm_simple, a variant whose VDU2 image is not in the catalogue,
-    vm_simple_v2 and a variant of it whose VDU1 image is not, onboarded."""
+    """vm_simple, variants whose VDU2 image is not in the catalogue or
+    cannot boot, vm_simple_v2 and a variant of it whose VDU1 image is not
+    in the catalogue, onboarded."""
     tmp = tmp_path_factory.mktemp('vm-packages')
     sources = {
         'simple': vmsample.SAMPLE,
         'noimage': _variant(tmp, 'cirros-0.6', 'no-such-image'),
+        'broken': _variant(tmp, 'cirros-0.6', 'broken-image'),
         'v2': vmsample.SAMPLE_V2,
         'v2noimage': _variant(
             tmp, 'cirros-0.6', 'no-such-image', vmsample.SAMPLE_V2

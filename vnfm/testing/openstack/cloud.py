@@ -154,6 +154,15 @@ class LocalCloud:
         delete`` would (see ``outside``)."""
         outside.delete_server(self.state_dir, server_id)
 
+    def set_host_capacity(self, max_servers: int | None) -> None:
+        """At most ``max_servers`` VMs run (None: no limit): a server
+        created beyond fails as Nova's "No valid host was found"."""
+        path = self.state_dir / 'host.json'
+        if max_servers is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(json.dumps({'max_servers': max_servers}))
+
     def vm_dirs(self) -> list[Path]:
         """Directories of the VMs running now (one per server)."""
         vms = self.state_dir / 'vms'
