@@ -114,16 +114,21 @@ def vm_api(
 
 
 def _variant(
-    tmp: Path, old: str, new: str, src: Path = vmsample.SAMPLE
+    tmp: Path,
+    old: str,
+    new: str,
+    src: Path = vmsample.SAMPLE,
+    where: str = 'Definitions/*.yaml',
 ) -> Path:
     """vm_simple (or ``src``) with its own vnfdId and ``old`` replaced by
-    ``new`` in its flavour's VNFD."""
+    ``new`` in the files ``where`` matches (default: its VNFD)."""
     dst = tmp / f'vm-{uuid.uuid4().hex[:6]}'
     shutil.copytree(src, dst)
     vnfd_id = str(uuid.uuid4())
     for path in (dst / 'Definitions').glob('*.yaml'):
-        text = path.read_text().replace(_vnfd_id(src), vnfd_id)
-        path.write_text(text.replace(old, new))
+        path.write_text(path.read_text().replace(_vnfd_id(src), vnfd_id))
+    for path in dst.glob(where):
+        path.write_text(path.read_text().replace(old, new))
     return dst
 
 
@@ -143,13 +148,19 @@ def packages(
     vm_api: Api, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, dict]:
     """vm_simple, variants whose VDU2 image is not in the catalogue or
-    cannot boot, vm_simple_v2 and a variant of it whose VDU1 image is not
-    in the catalogue, onboarded."""
+    cannot boot or whose nested HOT Heat rejects, vm_simple_v2 and a
+    variant of it whose VDU1 image is not in the catalogue, onboarded."""
     tmp = tmp_path_factory.mktemp('vm-packages')
     sources = {
         'simple': vmsample.SAMPLE,
         'noimage': _variant(tmp, 'cirros-0.6', 'no-such-image'),
         'broken': _variant(tmp, 'cirros-0.6', 'broken-image'),
+        'badhot': _variant(
+            tmp,
+            'type: OS::Nova::Server',
+            'type: OS::Nova::NoServer',
+            where='BaseHOT/simple/nested/*.yaml',
+        ),
         'v2': vmsample.SAMPLE_V2,
         'v2noimage': _variant(
             tmp, 'cirros-0.6', 'no-such-image', vmsample.SAMPLE_V2

@@ -6,13 +6,11 @@ unfinished is left alone until the op ends."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from vnfm.testing import vmsample
 from vnfm.testing.client import TackerClient
 from vnfm.testing.openstack import catalogue
 from vnfm.testing.openstack.cloud import LocalCloud
@@ -25,6 +23,7 @@ from .test_vnf_lifecycle import _cp_address
 from .test_vnf_lifecycle import _run_op
 from .test_vnf_lifecycle import _servers
 from .test_vnf_lifecycle import _ssh_hostname
+from .test_vnf_lifecycle import instantiated
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -41,24 +40,18 @@ def instances(
 ) -> Iterator[list[str]]:
     """Two instantiated vm_simple; terminated and deleted afterwards."""
     tmp = tmp_path_factory.mktemp('vm-sync')
-    body = tmp / 'inst.json'
-    body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
     made = []
     try:
         for name in ('vm-sync-a', 'vm-sync-b'):
-            inst_id = vm_client.lcm_json(
-                'create', packages['simple']['vnfdId'], '--name', name
-            )['ID']
-            made.append(inst_id)
-            _run_op(
-                vm_client,
-                vm_api,
-                tmp,
-                inst_id,
-                'INSTANTIATE',
-                'instantiate',
-                inst_id,
-                str(body),
+            made.append(
+                instantiated(
+                    vm_client,
+                    vm_api,
+                    vim,
+                    packages['simple']['vnfdId'],
+                    tmp,
+                    name,
+                )
             )
         yield made
     finally:
