@@ -8,7 +8,14 @@ Heat (seen by this process polling Heat every 10 ms) to the op's COMPLETED
 (its stateEnteredTime, the conductor's commit), and from the stack gone to
 terminate COMPLETED; and the Keystone and Heat requests the driver made
 in each op (from the op's work). Tacker waits on Heat in fixed steps
-(target: <= 0.5 s p50). Prints one JSON object.
+(target: <= 0.5 s p50).
+
+Each round also scales VDU1 out by one VM and back in. For those, Heat's
+own time is from the stack first seen UPDATE_IN_PROGRESS to UPDATE_COMPLETE
+(polled every 10 ms); vnfm's own time is the rest of the op, from the POST
+to its COMPLETED: the part before Heat starts (API, RPC, grant, Keystone,
+the stack's input and the update request) and the part after (noticing the
+end, reading the resources back, committing). Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -86,6 +93,52 @@ class StackWatch(threading.Thread):
             time.sleep(POLL)
 
 
+class PhaseWatch(threading.Thread):
+    """Polls one stack: ``started`` is when this process first saw it
+    ``<action>_IN_PROGRESS``, ``ended`` when it then saw it leave that."""
+
+    def __init__(self, heat: heat_client.Client, name: str, action: str):
+        super().__init__(daemon=True)
+        self.heat, self.name, self.action = heat, name, action
+        self.started: float | None = None
+        self.ended: float | None = None
+        self.stop = False
+
+    def run(self) -> None:
+        while not self.stop:
+            now = self.heat.stacks.get(self.name).stack_status
+            if now == f'{self.action}_IN_PROGRESS' and self.started is None:
+                self.started = time.time()
+            elif self.started is not None and not now.endswith('PROGRESS'):
+                self.ended = time.time()
+                return
+            time.sleep(POLL)
+
+
+def _scaled(client: Client, heat, inst: str, kind: str) -> dict[str, float]:
+    """One scale of VDU1 by one step: Heat's time and vnfm's (ms)."""
+    watch = PhaseWatch(heat, f'vnf-{inst}', 'UPDATE')
+    watch.start()
+    body = {'type': kind, 'aspectId': 'VDU1_scale', 'numberOfSteps': 1}
+    try:
+        op = run_op(client, inst, 'scale', body)
+    finally:
+        watch.join(30)
+        watch.stop = True
+    if watch.started is None or watch.ended is None:
+        raise RuntimeError(f'never saw the {kind} update of {inst}')
+    total = op['_completed'] - op['_posted']
+    heat_s = watch.ended - watch.started
+    return {
+        'total': total * 1000,
+        'heat': heat_s * 1000,
+        'vnfm': (total - heat_s) * 1000,
+        'before_heat': (watch.started - op['_posted']) * 1000,
+        'after_heat': (op['_completed'] - watch.ended) * 1000,
+        'op_id': op['id'],
+    }
+
+
 def _requests(svc: VnfmServices, op_id: str) -> dict | None:
     """Keystone and Heat requests the driver made in the op."""
     rows = svc.sql('SELECT work FROM vnf_lcm_op_occs WHERE id = %s', (op_id,))
@@ -107,6 +160,14 @@ def _timed(
     if watch.seen is None:
         raise RuntimeError(f'never saw the stack of {inst} {status}')
     return op, (op['_completed'] - watch.seen) * 1000
+
+
+def _split(rounds: list[dict[str, float]]) -> dict[str, dict]:
+    """Percentiles of each part of the scale ops' time."""
+    parts = ('vnfm', 'before_heat', 'after_heat', 'heat', 'total')
+    return {
+        f'{part}_ms': percentiles([r[part] for r in rounds]) for part in parts
+    }
 
 
 def main() -> None:
@@ -131,6 +192,9 @@ def main() -> None:
             'term': [],
             'inst_req': [],
             'term_req': [],
+            'out': [],
+            'in': [],
+            'out_req': [],
         }
         for _ in range(args.rounds):
             inst = create_instance(client, vnfd_id)
@@ -144,6 +208,13 @@ def main() -> None:
             )
             figures['inst'].append(ms)
             figures['inst_req'].append(_requests(svc, op['id']))
+            for kind, key in (('SCALE_OUT', 'out'), ('SCALE_IN', 'in')):
+                scaled = _scaled(client, heat, inst, kind)
+                figures[key].append(scaled)
+                if key == 'out':
+                    figures['out_req'].append(
+                        _requests(svc, str(scaled['op_id']))
+                    )
             op, ms = _timed(
                 client,
                 heat,
@@ -164,6 +235,9 @@ def main() -> None:
                 'terminate_stack_gone_to_completed': percentiles(
                     figures['term']
                 ),
+                'scale_out_one_vm': _split(figures['out']),
+                'scale_in_one_vm': _split(figures['in']),
+                'scale_out_requests': figures['out_req'],
                 'instantiate_requests': figures['inst_req'],
                 'terminate_requests': figures['term_req'],
                 'poll_interval_ms': POLL * 1000,

@@ -84,10 +84,16 @@ def openstack(cloud: LocalCloud, user: str, *args: str) -> str:
 def vm_services(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[procs.VnfmServices]:
-    """vnfm-api and one conductor with the OpenStack driver."""
+    """vnfm-api and one conductor with the OpenStack driver, its periodic
+    sync every 2 s."""
     svc = procs.VnfmServices(
         tmp_path_factory.mktemp('vnfm-vm'),
-        conf={'infra': {'enabled_infra_drivers': 'openstack'}},
+        conf={
+            'infra': {'enabled_infra_drivers': 'openstack'},
+            # The periodic sync of every driver (the option's group is
+            # historical).
+            'kubernetes': {'sync_interval': 2},
+        },
     )
     with running('vm_services', svc, conductors=1):
         yield svc
@@ -107,15 +113,22 @@ def vm_api(
     return Api(vm_services.api_url, tmp_path_factory.mktemp('h') / 'none')
 
 
-def _variant(tmp: Path, old: str, new: str) -> Path:
-    """vm_simple with its own vnfdId and ``old`` replaced by ``new`` in
-    its flavour's VNFD."""
+def _variant(
+    tmp: Path,
+    old: str,
+    new: str,
+    src: Path = vmsample.SAMPLE,
+    where: str = 'Definitions/*.yaml',
+) -> Path:
+    """vm_simple (or ``src``) with its own vnfdId and ``old`` replaced by
+    ``new`` in the files ``where`` matches (default: its VNFD)."""
     dst = tmp / f'vm-{uuid.uuid4().hex[:6]}'
-    shutil.copytree(vmsample.SAMPLE, dst)
+    shutil.copytree(src, dst)
     vnfd_id = str(uuid.uuid4())
     for path in (dst / 'Definitions').glob('*.yaml'):
-        text = path.read_text().replace(_vnfd_id(vmsample.SAMPLE), vnfd_id)
-        path.write_text(text.replace(old, new))
+        path.write_text(path.read_text().replace(_vnfd_id(src), vnfd_id))
+    for path in dst.glob(where):
+        path.write_text(path.read_text().replace(old, new))
     return dst
 
 
@@ -134,13 +147,24 @@ def _vnfd_id(src: Path) -> str:
 def packages(
     vm_api: Api, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, dict]:
-    """vm_simple, a variant whose VDU2 image is not in the catalogue and
-    vm_simple_v2, onboarded."""
+    """vm_simple, variants whose VDU2 image is not in the catalogue or
+    cannot boot or whose nested HOT Heat rejects, vm_simple_v2 and a
+    variant of it whose VDU1 image is not in the catalogue, onboarded."""
     tmp = tmp_path_factory.mktemp('vm-packages')
     sources = {
         'simple': vmsample.SAMPLE,
         'noimage': _variant(tmp, 'cirros-0.6', 'no-such-image'),
+        'broken': _variant(tmp, 'cirros-0.6', 'broken-image'),
+        'badhot': _variant(
+            tmp,
+            'type: OS::Nova::Server',
+            'type: OS::Nova::NoServer',
+            where='BaseHOT/simple/nested/*.yaml',
+        ),
         'v2': vmsample.SAMPLE_V2,
+        'v2noimage': _variant(
+            tmp, 'cirros-0.6', 'no-such-image', vmsample.SAMPLE_V2
+        ),
     }
     out = {}
     for name, src in sources.items():

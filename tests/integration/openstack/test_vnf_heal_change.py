@@ -1,7 +1,8 @@
 """Heal and change_vnfpkg of a VM-based VNF through the real client, on one
 vm_simple instance shared by the tests in file order: heal of one VNFC
 (new server, same VNFC id, its volume and data kept, the others
-untouched), heal of the whole instance, change-vnfpkg to vm_simple_v2."""
+untouched), heal of the whole instance, a change-vnfpkg whose image is not
+in the catalogue and its rollback, change-vnfpkg to vm_simple_v2."""
 
 from __future__ import annotations
 
@@ -213,6 +214,56 @@ def _change_request(tmp_path: Path, vnfd_id: str) -> Path:
         )
     )
     return body
+
+
+def test_a_failed_change_vnfpkg_rolls_back_to_the_old_servers(
+    instance: str,
+    packages: dict[str, dict],
+    vm_client: TackerClient,
+    vm_api: Api,
+    local_cloud: LocalCloud,
+    tmp_path: Path,
+) -> None:
+    stack_name = f'vnf-{instance}'
+    before = _server_ids(_vnfcs(vm_api, instance))
+    body = _change_request(tmp_path, packages['v2noimage']['vnfdId'])
+
+    op = _run_op(
+        vm_client,
+        vm_api,
+        tmp_path,
+        instance,
+        'CHANGE_VNFPKG',
+        'change-vnfpkg',
+        instance,
+        str(body),
+        state='FAILED_TEMP',
+    )
+
+    detail = op['error']['detail']
+    assert 'VDU1' in detail and 'no-such-image' in detail, detail
+    assert _stacks(local_cloud)[stack_name] == 'UPDATE_FAILED'
+
+    vm_client.lcm('op', 'rollback', op['id'])
+    vm_api.wait_op(op['id'], 'ROLLED_BACK', timeout=300)
+
+    assert vm_api.instance(instance)['vnfdId'] == packages['simple']['vnfdId']
+    assert _stacks(local_cloud)[stack_name] == 'UPDATE_COMPLETE'
+    vdus = _nfv(local_cloud, stack_name)['VDU']
+    assert vdus['VDU1']['vcImageId'] == 'ubuntu-22.04'
+    assert vdus['VDU2']['vcImageId'] == 'cirros-0.6'
+    # The same VNFCs on the same servers (rebuilt in place where Heat had
+    # started on the new image), each VM with its old image's login.
+    after = _vnfcs(vm_api, instance)
+    assert _server_ids(after) == before
+    assert set(before.values()) == _servers(local_cloud, stack_name)
+    vdu1, vdu2 = _vdu(after, 'VDU1'), _vdu(after, 'VDU2')
+    assert _ssh_hostname(
+        _cp_address(vdu1, 'VDU1_CP1'), UBUNTU['user'], UBUNTU['password']
+    )
+    assert _ssh_hostname(
+        _cp_address(vdu2, 'VDU2_CP1'), CIRROS['user'], CIRROS['password']
+    )
 
 
 def test_change_vnfpkg_to_v2_changes_the_images(

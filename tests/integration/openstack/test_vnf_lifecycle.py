@@ -120,6 +120,78 @@ def _cp_address(vnfc: dict, cpd_id: str) -> str:
     return str(ip['addresses'][0])
 
 
+def failed_op(
+    client: TackerClient,
+    api: Api,
+    tmp_path: Path,
+    inst_id: str,
+    operation: str,
+    *args: str,
+) -> dict:
+    """Run an LCM command that must end FAILED_TEMP; the op."""
+    return _run_op(
+        client,
+        api,
+        tmp_path,
+        inst_id,
+        operation,
+        *args,
+        state='FAILED_TEMP',
+    )
+
+
+def roll_back(client: TackerClient, api: Api, op: dict) -> None:
+    """``openstack vnflcm op rollback`` and wait for ROLLED_BACK."""
+    client.lcm('op', 'rollback', op['id'])
+    api.wait_op(op['id'], 'ROLLED_BACK', timeout=300)
+
+
+def instantiated(
+    client: TackerClient,
+    api: Api,
+    vim: dict,
+    vnfd_id: str,
+    tmp_path: Path,
+    name: str,
+) -> str:
+    """An instance of ``vnfd_id`` instantiated on ``vim``; its id."""
+    inst_id = client.lcm_json('create', vnfd_id, '--name', name)['ID']
+    body = tmp_path / f'{name}.json'
+    body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
+    _run_op(
+        client,
+        api,
+        tmp_path,
+        inst_id,
+        'INSTANTIATE',
+        'instantiate',
+        inst_id,
+        str(body),
+    )
+    return str(inst_id)
+
+
+def failed_instantiate(
+    client: TackerClient, api: Api, vim: dict, vnfd_id: str, tmp_path: Path
+) -> tuple[str, dict]:
+    """Create an instance of ``vnfd_id`` whose instantiate must end
+    FAILED_TEMP; its id and the op."""
+    inst_id = client.lcm_json('create', vnfd_id, '--name', 'vm-bad')['ID']
+    body = tmp_path / 'inst.json'
+    body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
+    op = failed_op(
+        client,
+        api,
+        tmp_path,
+        inst_id,
+        'INSTANTIATE',
+        'instantiate',
+        inst_id,
+        str(body),
+    )
+    return inst_id, op
+
+
 def test_vim_register_checks_keystone(
     vim: dict,
     vm_client: TackerClient,
@@ -205,7 +277,14 @@ def test_instantiate_and_terminate_a_vm_vnf(
     vnfd_id = packages['simple']['vnfdId']
     inst_id = vm_client.lcm_json('create', vnfd_id, '--name', 'vm-it')['ID']
     body = tmp_path / 'inst.json'
-    body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
+    # As Tacker's v2 functional tests ask: the package's user-data file
+    # naming Tacker's StandardUserData (which vnfm computes itself).
+    request = vmsample.instantiate_request(vim['id'])
+    request['additionalParams'] = {
+        'lcm-operation-user-data': './UserData/userdata_standard.py',
+        'lcm-operation-user-data-class': 'StandardUserData',
+    }
+    body.write_text(json.dumps(request))
 
     _run_op(
         vm_client,
@@ -229,6 +308,9 @@ def test_instantiate_and_terminate_a_vm_vnf(
     vdu2 = next(v for v in vnfcs if v['vduId'] == 'VDU2')
     assert len(vdu1['storageResourceIds']) == 1
     assert info['metadata']['stack_name'] == stack_name
+    assert info['metadata']['lcm-operation-user-data-class'] == (
+        'StandardUserData'
+    )
     cirros = catalogue.IMAGES['cirros-0.6']
     assert _ssh_hostname(
         _cp_address(vdu2, 'VDU2_CP1'), cirros['user'], cirros['password']
@@ -256,27 +338,13 @@ def test_an_image_not_in_the_catalogue_fails_and_rollback_leaves_no_stack(
     local_cloud: LocalCloud,
     tmp_path: Path,
 ) -> None:
-    vnfd_id = packages['noimage']['vnfdId']
-    inst_id = vm_client.lcm_json('create', vnfd_id, '--name', 'vm-bad')['ID']
-    body = tmp_path / 'inst.json'
-    body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
-
-    op = _run_op(
-        vm_client,
-        vm_api,
-        tmp_path,
-        inst_id,
-        'INSTANTIATE',
-        'instantiate',
-        inst_id,
-        str(body),
-        state='FAILED_TEMP',
+    inst_id, op = failed_instantiate(
+        vm_client, vm_api, vim, packages['noimage']['vnfdId'], tmp_path
     )
 
     detail = op['error']['detail']
     assert 'VDU2' in detail and 'no-such-image' in detail, detail
-    vm_client.lcm('op', 'rollback', op['id'])
-    vm_api.wait_op(op['id'], 'ROLLED_BACK', timeout=300)
+    roll_back(vm_client, vm_api, op)
     wait_for(
         lambda: f'vnf-{inst_id}' not in _stacks(local_cloud),
         60,

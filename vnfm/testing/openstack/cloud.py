@@ -24,6 +24,7 @@ from vnfm.testing.openstack import catalogue
 from vnfm.testing.openstack import databases
 from vnfm.testing.openstack import files
 from vnfm.testing.openstack import identity
+from vnfm.testing.openstack import outside
 
 _DAEMONS = ('keystone', 'heat-engine', 'heat-api')
 _WSGI_HOST = Path(__file__).resolve().with_name('wsgi_host.py')
@@ -148,6 +149,20 @@ class LocalCloud:
         keys = self.state_dir / 'keypairs'
         keys.mkdir(exist_ok=True)
         (keys / f'{name}.pub').write_text(public_key.strip() + '\n')
+
+    def delete_server(self, server_id: str) -> None:
+        """Delete a server behind Heat's back, as ``openstack server
+        delete`` would (see ``outside``)."""
+        outside.delete_server(self.state_dir, server_id)
+
+    def set_host_capacity(self, max_servers: int | None) -> None:
+        """At most ``max_servers`` VMs run (None: no limit): a server
+        created beyond fails as Nova's "No valid host was found"."""
+        path = self.state_dir / 'host.json'
+        if max_servers is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(json.dumps({'max_servers': max_servers}))
 
     def vm_dirs(self) -> list[Path]:
         """Directories of the VMs running now (one per server)."""

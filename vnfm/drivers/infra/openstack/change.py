@@ -19,5 +19,9 @@ def rollback_change_vnfpkg(ctx: base.InfraContext) -> base.InfraResult:
     """Update the stack back to the source package."""
     levels = common.levels_of(common.info_of(ctx))
     return stackupdate.update(
-        ctx, 'change_vnfpkg_rollback', levels, source_vnfd=True
+        ctx,
+        'change_vnfpkg_rollback',
+        levels,
+        source_vnfd=True,
+        restore=True,
     )

@@ -39,7 +39,9 @@ def change_ext_conn(ctx: base.InfraContext) -> base.InfraResult:
 def rollback_change_ext_conn(ctx: base.InfraContext) -> base.InfraResult:
     """Update the stack back to the networks it had."""
     levels = common.levels_of(common.info_of(ctx))
-    return stackupdate.update(ctx, 'change_ext_conn_rollback', levels)
+    return stackupdate.update(
+        ctx, 'change_ext_conn_rollback', levels, restore=True
+    )
 
 
 def record(result: base.InfraResult, links: list[Obj]) -> None:

@@ -51,4 +51,6 @@ def change_flavour(ctx: base.InfraContext) -> base.InfraResult:
 def rollback_change_flavour(ctx: base.InfraContext) -> base.InfraResult:
     """Update the stack back to the source flavour's HOT and parameters."""
     levels = common.levels_of(common.info_of(ctx))
-    return stackupdate.update(ctx, 'change_flavour_rollback', levels)
+    return stackupdate.update(
+        ctx, 'change_flavour_rollback', levels, restore=True
+    )

@@ -72,7 +72,7 @@ def vm_simple(top: tuple[str, str], members: int = 1) -> list[dict]:
         resource(
             'VDU1', 'OS::Heat::AutoScalingGroup', 'grp', top, nested=group
         ),
-        resource('VDU2', 'OS::Nova::Server', 'srv-2', top),
+        resource('VDU2', 'OS::Nova::Server', 'srv-2', top, status='ACTIVE'),
         port('VDU2_CP1', 'p-21', top, 'srv-2', '198.18.0.21'),
         port('VDU2_CP2', 'p-22', top, 'srv-2', '198.18.1.22'),
     ]
@@ -82,7 +82,12 @@ def vm_simple(top: tuple[str, str], members: int = 1) -> list[dict]:
         out += [
             resource(f'mem{i}', 'VDU1.yaml', f'm{i}', group, created, member),
             resource(
-                'VDU1', 'OS::Nova::Server', f'srv-1-{i}', member, created
+                'VDU1',
+                'OS::Nova::Server',
+                f'srv-1-{i}',
+                member,
+                created,
+                status='ACTIVE',
             ),
             port(
                 'VDU1_CP1', f'p-1{i}', member, f'srv-1-{i}', f'198.18.0.1{i}'
