@@ -59,6 +59,9 @@ def parse_yaml(path: str, data: bytes, budget: list[int] | None = None) -> Any:
     try:
         doc = yaml.load(data, Loader=_Loader)  # nosec B506
     except yaml.MarkedYAMLError as e:
+        if 'maximum nesting depth' in str(e.problem):
+            # PyYAML >= 6.0.4 has a depth limit of its own (1000 levels).
+            raise InvalidPackage(f'{path}: YAML nested too deeply') from None
         mark = e.problem_mark or e.context_mark
         where = (
             f'line {mark.line + 1}, column {mark.column + 1}'
