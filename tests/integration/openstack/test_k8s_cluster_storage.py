@@ -28,7 +28,6 @@ from ..conftest import Api
 from ..conftest import wait_for
 from .test_k8s_cluster import Kubectl
 from .test_k8s_cluster import _onboard
-from .test_k8s_cluster import _run
 from .test_k8s_cluster import _ssh
 from .test_k8s_cluster import _vms
 from .test_k8s_cluster import api  # noqa: F401 - module fixture
@@ -36,6 +35,7 @@ from .test_k8s_cluster import client  # noqa: F401 - module fixture
 from .test_k8s_cluster import fail_dir  # noqa: F401 - module fixture
 from .test_k8s_cluster import os_vim  # noqa: F401 - module fixture
 from .test_k8s_cluster import services  # noqa: F401 - module fixture
+from .test_vnf_lifecycle import _latest_op
 
 pytestmark = pytest.mark.timeout(1800)
 VIM_NAME = 'k8s-storage'
@@ -50,6 +50,23 @@ CLAIM = {
         'resources': {'requests': {'storage': '1Gi'}},
     },
 }
+
+
+def _run(
+    client: TackerClient,  # noqa: F811
+    rest: Api,
+    inst_id: str,
+    operation: str,
+    *args: str,
+    state: str = 'COMPLETED',
+) -> dict:
+    """``openstack vnflcm *args``; its op once COMPLETED or FAILED_TEMP
+    (failing at once when the other one)."""
+    client.lcm(*args)
+    op_id = _latest_op(rest, inst_id, operation)['id']
+    op = rest.wait_op(op_id, {'COMPLETED', 'FAILED_TEMP'}, timeout=600)
+    assert op['operationState'] == state, op.get('error') or op
+    return op
 
 
 def _need_nfs_tools() -> None:
