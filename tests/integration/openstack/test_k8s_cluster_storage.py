@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from vnfm.testing import k8s_cluster_sample as sample
+from vnfm.testing import procs
 from vnfm.testing.client import TackerClient
 from vnfm.testing.openstack.cloud import LocalCloud
 
@@ -188,6 +189,7 @@ def instance(
 def test_pvs_on_the_storage_server_bind_keep_data_and_survive_a_heal(
     client: TackerClient,  # noqa: F811
     api: Api,  # noqa: F811
+    services: procs.VnfmServices,  # noqa: F811
     instance: str,
     tmp_path: Path,
 ) -> None:
@@ -247,12 +249,17 @@ def test_pvs_on_the_storage_server_bind_keep_data_and_survive_a_heal(
     assert new_server != server
     _assert_pvs_available_on(kube, new_ip)
     assert _ssh(master, read.replace(storage_ip, new_ip)) == PAYLOAD
+    assert _ssh(new_ip, f'cat {on_volume}') == PAYLOAD
 
     # Scale out: the new worker gets the NFS client and reaches the export.
     workers = set(vms['workerNode'])
     scale = ('scale', inst, '--aspect-id', sample.WORKER_ASPECT)
     _run(client, api, inst, 'SCALE', *scale, '--type', 'SCALE_OUT')
     (new,) = set(_vms(api, inst)['workerNode']) - workers
+    # The driver's nfs-client step ran on the new VM (it installs what is
+    # missing; these VMs share the host's packages, so nothing is).
+    log = (services.workdir / 'conductor-1.log').read_text()
+    assert f'{new}: nfs-client' in log
     status = "dpkg-query -W -f='${Status}' nfs-common"
     assert _ssh(new, status) == 'install ok installed'
     assert _ssh(new, read.replace(storage_ip, new_ip)) == PAYLOAD
