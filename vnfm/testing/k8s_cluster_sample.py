@@ -18,6 +18,14 @@ SCRIPT = 'Scripts/install_k8s_cluster.sh'
 LOGIN = {'username': 'ubuntu', 'password': 'ubuntu'}
 MASTER_ASPECT, WORKER_ASPECT = 'master_instance', 'worker_instance'
 MASTER_CP, WORKER_CP = 'masterNode_CP1', 'workerNode_CP1'
+#: Flavour ``storage`` (seed 004): the storage server, its volume, its PVs.
+STORAGE_VDU, STORAGE_CP = 'storage_server', 'storage_server_CP'
+STORAGE_VOLUME = 'storage_server_volume'
+PV_MANIFEST = 'Files/kubernetes/nfs-pvs.yaml'
+#: The VMs' /var is their own (the host's / is shared): the volume there.
+MOUNT_TO = '/var/volume'
+EXPORTS = (f'{MOUNT_TO}/nfs/pv1', f'{MOUNT_TO}/nfs/pv2')
+PVS = ('nfs-pv1', 'nfs-pv2')
 
 
 def package_source(dst: Path, fail_dir: Path | None = None) -> Path:
@@ -58,9 +66,44 @@ def cluster_param(vim_name: str) -> dict[str, Any]:
     }
 
 
-def instantiate_request(vim_id: str, vim_name: str) -> dict[str, Any]:
+def storage_params(export_to: str) -> dict[str, Any]:
+    """``storage_server`` and ``pv_registration_params`` of flavour
+    storage: nfs-ganesha exporting to ``export_to`` (the VMs' subnet)."""
+    return {
+        'storage_server': {
+            'ssh_cp_name': STORAGE_CP,
+            'nfs_server': 'ganesha',
+            'cinder_volume_setup_params': [
+                {'volume_resource_id': STORAGE_VOLUME, 'mount_to': MOUNT_TO}
+            ],
+            'nfs_server_setup_params': [
+                {'export_dir': d, 'export_to': export_to} for d in EXPORTS
+            ],
+            **LOGIN,
+        },
+        'pv_registration_params': [
+            {'pv_manifest_file_path': PV_MANIFEST, 'nfs_server_cp': STORAGE_CP}
+        ],
+    }
+
+
+def instantiate_request(
+    vim_id: str, vim_name: str, storage_export_to: str | None = None
+) -> dict[str, Any]:
     """A v2 InstantiateVnfRequest on OpenStack VIM ``vim_id``: every VM on
-    the catalogue's mgmt-net; the cluster registered as ``vim_name``."""
+    the catalogue's mgmt-net; the cluster registered as ``vim_name``. With
+    ``storage_export_to``: flavour storage, its NFS exported to it."""
+    request = _request(vim_id, vim_name)
+    if storage_export_to is not None:
+        request['flavourId'] = 'storage'
+        link = request['extVirtualLinks'][0]
+        link['extCps'].append({'cpdId': STORAGE_CP, 'cpConfig': {'a': {}}})
+        param = request['additionalParams']['k8s_cluster_installation_param']
+        param.update(storage_params(storage_export_to))
+    return request
+
+
+def _request(vim_id: str, vim_name: str) -> dict[str, Any]:
     return {
         'flavourId': 'simple',
         'vimConnectionInfo': {

@@ -45,6 +45,7 @@ from vnfm.testing.vmk8s_base import ca_cert_hash
 from vnfm.testing.vmk8s_base import log
 from vnfm.testing.vmk8s_base import read_config
 from vnfm.testing.vmk8s_base import require
+from vnfm.testing.vmk8s_master import ADMIN_CONF
 from vnfm.testing.vmk8s_master import access_manifest
 from vnfm.testing.vmk8s_master import init_master
 from vnfm.testing.vmk8s_master import join_info
@@ -83,6 +84,7 @@ def reset(config: dict[str, str]) -> None:
         plane.stop()
     stop_kubelet()
     shutil.rmtree(STATE, ignore_errors=True)
+    ADMIN_CONF.unlink(missing_ok=True)
     log(f'{config["NODE_NAME"]}: reset')
 
 

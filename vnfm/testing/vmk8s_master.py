@@ -163,6 +163,22 @@ def init_master(config: dict[str, str]) -> None:
         log(f'starting the control plane on {config["NODE_IP"]}')
         plane.start(timeout=WAIT_SECONDS)
     _publish_cluster_info(plane, config['CLUSTER_ENDPOINT'])
+    _write_admin_conf(plane)
+
+
+#: Where kubeadm leaves the admin's kubeconfig (the driver's kubectl on a
+#: master registers the storage server's PVs with it).
+ADMIN_CONF = Path('/etc/kubernetes/admin.conf')
+
+
+def _write_admin_conf(plane: VmControlPlane) -> None:
+    """The admin kubeconfig (loopback API server) at ADMIN_CONF, root's
+    only, as kubeadm init leaves it."""
+    ADMIN_CONF.parent.mkdir(parents=True, exist_ok=True)
+    tmp = ADMIN_CONF.with_suffix('.tmp')
+    tmp.touch(mode=0o600)
+    tmp.write_bytes(plane.kubeconfig_path.read_bytes())
+    tmp.replace(ADMIN_CONF)
 
 
 def join_info(config: dict[str, str]) -> dict[str, str]:

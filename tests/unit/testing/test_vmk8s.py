@@ -14,11 +14,14 @@ from cryptography.hazmat.primitives import serialization
 from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
 from vnfm.drivers import scaling
+from vnfm.drivers.mgmt.kubernetes_cluster import storage
+from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import k8s_cluster
 from vnfm.testing import certs
 from vnfm.testing import k8s_cluster_sample
 from vnfm.testing import kubelet
 from vnfm.testing import vmk8s
+from vnfm.testing import vmk8s_master
 
 
 def test_the_config_file_is_read_as_the_driver_writes_it(tmp_path):
@@ -116,3 +119,55 @@ def test_a_test_makes_an_action_fail_once(tmp_path, monkeypatch, capsys):
     assert vmk8s.main(['prepare', str(config)]) == 1
     assert 'failed as the test asked' in capsys.readouterr().err
     assert vmk8s.main(['prepare', str(config)]) == 0
+
+
+def test_the_storage_flavour_fits_its_request_and_its_pvs(package):
+    csar = read_csar(build_csar(str(package)))
+    vnfd = csar.vnfd.to_dict()
+    flavour = scaling.flavour_of(vnfd, 'storage')
+    request = k8s_cluster_sample.instantiate_request(
+        'vim', 'k8s', storage_export_to='198.18.0.0/24'
+    )
+    files = {
+        str(p.relative_to(package)): p.read_bytes()
+        for p in package.rglob('*')
+        if p.is_file()
+    }
+
+    assert request['flavourId'] == 'storage'
+    params = k8s_cluster.parse(request['additionalParams'])
+    manifests = storage.check(
+        params, vnfd, 'storage', PackageFiles('p', files)
+    )
+
+    assert [n for m in manifests for n in m.names()] == list(
+        k8s_cluster_sample.PVS
+    )
+    assert scaling.initial_counts(flavour, None) == {
+        'masterNode': 1,
+        'workerNode': 1,
+        k8s_cluster_sample.STORAGE_VDU: 1,
+    }
+    assert (
+        storage.storage_vdu_aspect(
+            params, vnfd, 'storage', k8s_cluster_sample.WORKER_ASPECT
+        )
+        is None
+    )
+
+
+def test_init_master_leaves_the_admin_kubeconfig_root_only(
+    tmp_path, monkeypatch
+):
+    conf = tmp_path / 'etc' / 'kubernetes' / 'admin.conf'
+    monkeypatch.setattr(vmk8s_master, 'ADMIN_CONF', conf)
+    kubeconfig = tmp_path / 'admin.kubeconfig'
+    kubeconfig.write_text('kind: Config\n')
+
+    class Plane:
+        kubeconfig_path = kubeconfig
+
+    vmk8s_master._write_admin_conf(Plane())  # type: ignore[arg-type]
+
+    assert conf.read_text() == 'kind: Config\n'
+    assert conf.stat().st_mode & 0o777 == 0o600
