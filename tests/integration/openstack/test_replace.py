@@ -83,7 +83,6 @@ def test_an_unhealthy_server_is_replaced_with_its_port_and_volume(
         ' && sudo -n mount /dev/vdb /mnt/d'
         ' && echo healed | sudo -n tee /mnt/d/f && sync',
     )
-    namespaces = _netns()
 
     openstack(
         local_cloud,
@@ -101,7 +100,10 @@ def test_an_unhealthy_server_is_replaced_with_its_port_and_volume(
     new_id = _server_id(demo_heat, stack.id, 'vm-r')
     assert new_id != old_id
     assert not (local_cloud.state_dir / 'vms' / old_id).exists()
-    assert _netns() != namespaces and len(_netns()) == len(namespaces)
+    # The old VM's namespace went with it; the replacement has its own
+    # (other clouds' VMs on this host are not counted).
+    assert _vm_netns(old_id) not in _netns()
+    assert _vm_netns(new_id) in _netns()
     server = demo_heat.resources.get(stack.id, 'vm-r').attributes
     assert server['name'] == 'vm-r'
     assert server['addresses']['data-net-1'][0]['addr'] == ip
@@ -311,3 +313,8 @@ def _with_ssh_cirros(ip: str, command: str) -> str:
         return _run(client, command)
     finally:
         client.close()
+
+
+def _vm_netns(server_id: str) -> str:
+    """The network namespace of the local cloud's VM of ``server_id``."""
+    return f'lcvm-{server_id.replace("-", "")[:12]}'
