@@ -355,10 +355,12 @@ def main(argv: list[str] | None = None) -> int:
             os_vim = demo_vm.scenario(
                 demo, cloud, demo_vm.build_package(state_dir, args.samples)
             )
+            mgmt = cloud.catalogue()['networks']['mgmt-net']
             demo_cluster.scenario(
                 demo,
                 os_vim,
                 demo_cluster.build_packages(state_dir, args.samples),
+                mgmt['subnets'][0]['cidr'],
             )
         elif k8s is not None:
             cnf_csars = demo_cnf.build_packages(state_dir, args.samples)

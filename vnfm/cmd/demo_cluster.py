@@ -6,8 +6,10 @@ instantiated and registered as a Kubernetes VIM (``openstack vim list``);
 the cnf_simple CNF is instantiated on that VIM; terminate of the cluster is
 refused while the CNF uses it; the workers scale out (a new Node) and in
 (its Node drained and deleted); the CNF, then the cluster are terminated
-and the VIM is gone. The cluster is shown with kubectl on its master VM,
-as an operator would look at it.
+and the VIM is gone. The cluster VNF has seed 004's storage server too: a
+VM with a Cinder volume serving NFS (nfs-ganesha), and PersistentVolumes on
+it registered in the cluster with that VM's address. The cluster is shown
+with kubectl on its master VM, as an operator would look at it.
 """
 
 from __future__ import annotations
@@ -110,11 +112,13 @@ def _vim_listed(demo: Demo) -> bool:
 
 
 def _instantiate_cluster(
-    demo: Demo, vnfd_id: str, os_vim_id: str
+    demo: Demo, vnfd_id: str, os_vim_id: str, export_to: str
 ) -> tuple[str, str]:
     out = demo.cli('vnflcm', 'create', vnfd_id, '--name', 'k8s-cluster', *V2)
     inst_id = table_field(out, 'ID')
-    request = k8s_cluster_sample.instantiate_request(os_vim_id, VIM_NAME)
+    request = k8s_cluster_sample.instantiate_request(
+        os_vim_id, VIM_NAME, storage_export_to=export_to
+    )
     body = demo.write_json('cluster-instantiate.json', request)
     demo.run_op(
         inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
@@ -126,6 +130,33 @@ def _instantiate_cluster(
     demo.expect(out, 'type', 'kubernetes')
     _check_nodes(demo, inst_id)
     return inst_id, vim_id
+
+
+def _nfs_volumes(demo: Demo, inst_id: str) -> None:
+    """The PVs point at the storage VM and are Available; a file written
+    over NFS from the master VM reads back (libnfs: no kernel client)."""
+    server = _vms(demo, inst_id)[k8s_cluster_sample.STORAGE_VDU][0]
+    columns = (
+        'NAME:.metadata.name,STATUS:.status.phase,'
+        'SERVER:.spec.nfs.server,PATH:.spec.nfs.path'
+    )
+    out = _kubectl(
+        demo, inst_id, 'get', 'pv', '-o', f'custom-columns={columns}'
+    )
+    rows = [line.split() for line in out.splitlines()[1:] if line.strip()]
+    names = {row[0] for row in rows}
+    if names != set(k8s_cluster_sample.PVS):
+        raise StepFailed(f'PVs {sorted(names)}, not {k8s_cluster_sample.PVS}')
+    wrong = [row for row in rows if row[1:3] != ['Available', server]]
+    if wrong:
+        raise StepFailed(f'PVs not Available on {server}: {wrong}')
+    print(f'--> ok: PVs {sorted(names)} Available on NFS server {server}')
+    master = _vms(demo, inst_id)['masterNode'][0]
+    url = f'nfs://{server}{k8s_cluster_sample.EXPORTS[0]}/hello.txt?version=4'
+    _on_vm(master, f'echo seed-004 > /tmp/hello && nfs-cp /tmp/hello "{url}"')
+    if _on_vm(master, f'nfs-cat "{url}"') != 'seed-004':
+        raise StepFailed('the file written over NFS did not read back')
+    print('--> ok: written and read back over NFS from the master VM')
 
 
 def _instantiate_cnf(
@@ -179,9 +210,11 @@ def _terminate_both(demo: Demo, cluster_id: str, cnf_id: str) -> None:
 
 
 def scenario(
-    demo: Demo, os_vim_id: str, csars: tuple[Path, Path]
+    demo: Demo, os_vim_id: str, csars: tuple[Path, Path], export_to: str
 ) -> dict[str, Any]:
-    """Seed 002's flow step by step; StepFailed at the first failure."""
+    """Seed 002's flow, with seed 004's storage server, step by step;
+    StepFailed at the first failure. ``export_to``: the VMs' subnet (the
+    NFS exports' clients)."""
     _, cluster_vnfd = demo.step(
         'Onboard the Kubernetes cluster package vm_k8s_cluster',
         demo.onboard,
@@ -196,6 +229,13 @@ def scenario(
         demo,
         cluster_vnfd,
         os_vim_id,
+        export_to,
+    )
+    demo.step(
+        'Its storage server VM serves NFS PersistentVolumes (seed 004)',
+        _nfs_volumes,
+        demo,
+        cluster_id,
     )
     cnf_id = demo.step(
         f'Instantiate the CNF on VIM {VIM_NAME}',
