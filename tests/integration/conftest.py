@@ -277,6 +277,22 @@ class Api:
         """The op occurrence ``op_id``."""
         return self.ok('GET', f'/vnf_lcm_op_occs/{op_id}', 200).json()
 
+    def ops(self, inst_id: str) -> list[dict]:
+        """The op occurrences of instance ``inst_id``."""
+        return self.ok(
+            'GET',
+            '/vnf_lcm_op_occs',
+            200,
+            params={'filter': f'(eq,vnfInstanceId,{inst_id})'},
+        ).json()
+
+    def latest_op(self, inst_id: str, operation: str) -> dict:
+        """The newest op occurrence of ``operation`` on the instance."""
+        ops = self.ops(inst_id)
+        ours = [o for o in ops if o['operation'] == operation]
+        assert ours, ops
+        return max(ours, key=lambda o: o['startTime'])
+
     def wait_op(
         self, op_id: str, states: set[str] | str, timeout: float = 30.0
     ) -> dict:

@@ -55,6 +55,7 @@ def _leave(
                 'owner': owner,
                 'operation_state': op['operation_state'],
             },
+            instance_id=op['vnf_instance_id'],
             instance_values=instance_values,
             vims=vims,
             notifications=notifications.for_op(

@@ -254,19 +254,6 @@ def write_json(tmp_path: Path, name: str, body: dict) -> str:
     return str(path)
 
 
-def latest_op(api: Api, instance_id: str, operation: str) -> dict:
-    """The newest op occurrence of ``operation`` on the instance."""
-    ops = api.ok(
-        'GET',
-        '/vnf_lcm_op_occs',
-        200,
-        params={'filter': f'(eq,vnfInstanceId,{instance_id})'},
-    ).json()
-    ours = [o for o in ops if o['operation'] == operation]
-    assert ours, ops
-    return max(ours, key=lambda o: o['startTime'])
-
-
 def wait_done(
     api: Api,
     instance_id: str,
@@ -276,7 +263,7 @@ def wait_done(
 ) -> dict:
     """Wait until the newest ``operation`` op of the instance is in
     ``state``; fail early on another final state."""
-    op_id = latest_op(api, instance_id, operation)['id']
+    op_id = api.latest_op(instance_id, operation)['id']
     return api.wait_op(op_id, state, timeout=timeout)
 
 

@@ -14,7 +14,6 @@ from .conftest import K8S_VIM_TYPE
 from .conftest import V1_VNFD_ID
 from .conftest import inline_vim
 from .conftest import instantiate_body
-from .conftest import latest_op
 from .conftest import vim_yaml
 from .conftest import write_json
 
@@ -43,7 +42,7 @@ def test_image_pull_failure_then_rollback_restores_the_namespace(
     inst_id = client.lcm_json('create', bad_vnfd, '--name', 'cnf-bad')['ID']
     body = instantiate_body(namespace, inline_vim(local_k8s))
     client.lcm('instantiate', inst_id, write_json(tmp_path, 'i.json', body))
-    op_id = latest_op(api, inst_id, 'INSTANTIATE')['id']
+    op_id = api.latest_op(inst_id, 'INSTANTIATE')['id']
     api.wait_op(op_id, 'FAILED_TEMP', timeout=60)
 
     op = client.lcm_json('op', 'show', op_id)
@@ -96,7 +95,7 @@ def test_vim_with_a_wrong_ca_fails_with_a_tls_error(
         namespace, {'vimId': vim['id'], 'vimType': K8S_VIM_TYPE}
     )
     client.lcm('instantiate', inst_id, write_json(tmp_path, 'i.json', body))
-    op_id = latest_op(api, inst_id, 'INSTANTIATE')['id']
+    op_id = api.latest_op(inst_id, 'INSTANTIATE')['id']
     api.wait_op(op_id, 'FAILED_TEMP', timeout=60)
 
     detail = client.lcm_json('op', 'show', op_id)['Error']['detail']

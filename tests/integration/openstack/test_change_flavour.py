@@ -24,16 +24,7 @@ SAMPLE = vmsample.SAMPLE.parent / 'vm_flavours'
 
 def _change(api: Api, inst_id: str, body: dict) -> dict:
     api.ok('POST', f'/vnf_instances/{inst_id}/change_flavour', 202, json=body)
-    ops = api.ok(
-        'GET',
-        '/vnf_lcm_op_occs',
-        200,
-        params={'filter': f'(eq,vnfInstanceId,{inst_id})'},
-    ).json()
-    op = max(
-        (o for o in ops if o['operation'] == 'CHANGE_FLAVOUR'),
-        key=lambda o: o['startTime'],
-    )
+    op = api.latest_op(inst_id, 'CHANGE_FLAVOUR')
     return api.wait_op(op['id'], 'COMPLETED', timeout=300)
 
 

@@ -36,7 +36,6 @@ from ..conftest import Api
 from ..conftest import running
 from ..conftest import wait_for
 from .conftest import vim_config
-from .test_vnf_lifecycle import _latest_op
 from .test_vnf_lifecycle import _ssh_run
 from .test_vnf_lifecycle import _stacks
 
@@ -97,7 +96,7 @@ def _run(
 ) -> dict:
     client.lcm(*args)
     return api.wait_op(
-        _latest_op(api, inst_id, operation)['id'], state, timeout=600
+        api.latest_op(inst_id, operation)['id'], state, timeout=600
     )
 
 
@@ -430,7 +429,7 @@ def test_a_v1_instantiate_that_fails_halfway_completes_on_retry(
     (fail_dir / 'join-worker').touch()
 
     client.run('vnflcm', 'instantiate', inst, str(body), api_version='1')
-    op_id = _latest_op(api, inst, 'INSTANTIATE')['id']
+    op_id = api.latest_op(inst, 'INSTANTIATE')['id']
     failed = api.wait_op(op_id, 'FAILED_TEMP', timeout=600)
 
     assert (
@@ -451,7 +450,7 @@ def test_a_v1_instantiate_that_fails_halfway_completes_on_retry(
 
     client.run('vnflcm', 'terminate', inst, api_version='1')
     api.wait_op(
-        _latest_op(api, inst, 'TERMINATE')['id'], 'COMPLETED', timeout=600
+        api.latest_op(inst, 'TERMINATE')['id'], 'COMPLETED', timeout=600
     )
     assert 'v1-k8s-vim' not in {v['Name'] for v in client.json('vim', 'list')}
     client.run('vnflcm', 'delete', inst, api_version='1')

@@ -36,7 +36,6 @@ from .test_k8s_cluster import client  # noqa: F401 - module fixture
 from .test_k8s_cluster import fail_dir  # noqa: F401 - module fixture
 from .test_k8s_cluster import os_vim  # noqa: F401 - module fixture
 from .test_k8s_cluster import services  # noqa: F401 - module fixture
-from .test_vnf_lifecycle import _latest_op
 
 pytestmark = pytest.mark.timeout(1800)
 VIM_NAME = 'k8s-storage'
@@ -64,7 +63,7 @@ def _run(
     """``openstack vnflcm *args``; its op once COMPLETED or FAILED_TEMP
     (failing at once when the other one)."""
     client.lcm(*args)
-    op_id = _latest_op(rest, inst_id, operation)['id']
+    op_id = rest.latest_op(inst_id, operation)['id']
     op = rest.wait_op(op_id, {'COMPLETED', 'FAILED_TEMP'}, timeout=600)
     assert op['operationState'] == state, op.get('error') or op
     return op

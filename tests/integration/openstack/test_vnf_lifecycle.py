@@ -22,7 +22,6 @@ from vnfm.testing.openstack import catalogue
 from vnfm.testing.openstack.cloud import LocalCloud
 
 from ..conftest import Api
-from ..conftest import wait_for
 from .conftest import vim_config
 
 pytestmark = pytest.mark.timeout(600)
@@ -62,19 +61,6 @@ def _stacks(cloud: LocalCloud) -> dict[str, str]:
     }
 
 
-def _latest_op(api: Api, inst_id: str, operation: str) -> dict:
-    ops = api.ok(
-        'GET',
-        '/vnf_lcm_op_occs',
-        200,
-        params={'filter': f'(eq,vnfInstanceId,{inst_id})'},
-    ).json()
-    return max(
-        (o for o in ops if o['operation'] == operation),
-        key=lambda o: o['startTime'],
-    )
-
-
 def _run_op(
     client: TackerClient,
     api: Api,
@@ -85,7 +71,7 @@ def _run_op(
     state: str = 'COMPLETED',
 ) -> dict:
     client.lcm(*args)
-    op_id = _latest_op(api, inst_id, operation)['id']
+    op_id = api.latest_op(inst_id, operation)['id']
     return api.wait_op(op_id, state, timeout=300)
 
 
@@ -328,25 +314,3 @@ def test_instantiate_and_terminate_a_vm_vnf(
 
     assert stack_name not in _stacks(local_cloud)
     vm_client.lcm('delete', inst_id)
-
-
-def test_an_image_not_in_the_catalogue_fails_and_rollback_leaves_no_stack(
-    vim: dict,
-    packages: dict[str, dict],
-    vm_client: TackerClient,
-    vm_api: Api,
-    local_cloud: LocalCloud,
-    tmp_path: Path,
-) -> None:
-    inst_id, op = failed_instantiate(
-        vm_client, vm_api, vim, packages['noimage']['vnfdId'], tmp_path
-    )
-
-    detail = op['error']['detail']
-    assert 'VDU2' in detail and 'no-such-image' in detail, detail
-    roll_back(vm_client, vm_api, op)
-    wait_for(
-        lambda: f'vnf-{inst_id}' not in _stacks(local_cloud),
-        60,
-        'no stack left',
-    )

@@ -73,20 +73,31 @@ def test_a_stack_that_failed_to_create_is_deleted_by_rollback(
     vm_client.lcm('delete', inst_id)
 
 
-def test_a_template_heat_rejects_fails_with_heats_reason(
+@pytest.mark.parametrize(
+    ('package', 'reason'),
+    [
+        # An image not in the catalogue (Glance): Heat refuses the stack.
+        ('noimage', ('VDU2', 'no-such-image')),
+        # A resource type Heat does not know.
+        ('badhot', ('VDU1', 'OS::Nova::NoServer')),
+    ],
+)
+def test_a_stack_heat_refuses_fails_with_heats_reason(
     vim: dict,
     packages: dict[str, dict],
     vm_client: TackerClient,
     vm_api: Api,
     local_cloud: LocalCloud,
     tmp_path: Path,
+    package: str,
+    reason: tuple[str, str],
 ) -> None:
     inst_id, op = failed_instantiate(
-        vm_client, vm_api, vim, packages['badhot']['vnfdId'], tmp_path
+        vm_client, vm_api, vim, packages[package]['vnfdId'], tmp_path
     )
 
     detail = op['error']['detail']
-    assert 'VDU1' in detail and 'OS::Nova::NoServer' in detail, detail
+    assert all(word in detail for word in reason), detail
     roll_back(vm_client, vm_api, op)
     assert f'vnf-{inst_id}' not in _stacks(local_cloud)
     vm_client.lcm('delete', inst_id)

@@ -19,7 +19,6 @@ from vnfm.testing.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from ..conftest import wait_for
-from .test_vnf_lifecycle import _latest_op
 from .test_vnf_lifecycle import _servers
 from .test_vnf_lifecycle import _stacks
 
@@ -53,7 +52,7 @@ def _v1_run(
     client: TackerClient, api: Api, inst_id: str, *args: str, state: str
 ) -> dict:
     client.run('vnflcm', *args, api_version='1')
-    op_id = _latest_op(api, inst_id, args[0].upper())['id']
+    op_id = api.latest_op(inst_id, args[0].upper())['id']
     return api.wait_op(op_id, state, timeout=300)
 
 
@@ -132,7 +131,7 @@ def test_a_password_changed_after_registration_fails_the_op_clearly(
     body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
 
     vm_client.lcm('instantiate', inst_id, str(body))
-    op_id = _latest_op(vm_api, inst_id, 'INSTANTIATE')['id']
+    op_id = vm_api.latest_op(inst_id, 'INSTANTIATE')['id']
     op = vm_api.wait_op(op_id, 'FAILED_TEMP', timeout=120)
 
     detail = op['error']['detail']

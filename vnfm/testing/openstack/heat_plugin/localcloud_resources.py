@@ -282,7 +282,8 @@ class LocalServer(base.Local, server.Server):
                     _release_port(was['port_id'], server_id)
             if net is not None:
                 nic = self._nic(net, server_id)
-                nic['gateway'] = nic['gateway'] if i == 0 else None
+                if i:
+                    nic['gateway'] = None  # one default route, on eth0
                 vmhost.plug(spec_id, i, nic)
                 nics.append(nic)
         self.data_set('nics', json.dumps(nics))
