@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -48,15 +50,42 @@ UNSERVED_PKG = ('/subscriptions', '/subscriptions/{subscriptionId}')
 
 
 def etsi_openapi_dir() -> Path:
-    """``shared/etsi-openapi`` beside the repository (or beside one of its
-    parents, for a git worktree)."""
-    for parent in ROOT.parents:
-        candidate = parent / 'shared' / 'etsi-openapi'
+    """``shared/etsi-openapi``: where ``$VNFM_ETSI_OPENAPI`` says, else
+    beside the repository or one of its parents (a git worktree), else
+    beside the local checkout this one was cloned from (``git clone .
+    /tmp/x``)."""
+    given = os.environ.get('VNFM_ETSI_OPENAPI')
+    roots = [ROOT, *([_origin()] if _origin() else [])]
+    candidates = [Path(given)] if given else []
+    candidates += [
+        parent / 'shared' / 'etsi-openapi'
+        for root in roots
+        for parent in root.parents
+    ]
+    for candidate in candidates:
         if candidate.is_dir():
             return candidate
     pytest.fail(
         "ETSI's OpenAPI documents are missing: shared/etsi-openapi "
-        f'is expected beside {ROOT} (or one of its parents)'
+        f'is expected beside {ROOT} (or one of its parents, or beside the '
+        'checkout it was cloned from); or set VNFM_ETSI_OPENAPI to it'
+    )
+
+
+def _origin() -> Path | None:
+    """The local checkout this one was cloned from, if it was."""
+    out = subprocess.run(
+        ['git', '-C', str(ROOT), 'config', '--get', 'remote.origin.url'],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=False,
+    ).stdout.strip()
+    path = Path(out.removeprefix('file://'))
+    return (
+        path.resolve()
+        if out and path.is_absolute() and path.is_dir()
+        else None
     )
 
 
