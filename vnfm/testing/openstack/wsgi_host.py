@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from typing import Any
 
 
@@ -46,7 +47,9 @@ def main(argv: list[str]) -> int:
     httpd = server.Server(('127.0.0.1', int(port)), app, numthreads=8)
 
     def _stop(*_: object) -> None:
-        httpd.stop()
+        # Not in the handler itself: it runs on the thread serving in
+        # httpd.start(), and stop() waits for that loop to end.
+        threading.Thread(target=httpd.stop, daemon=True).start()
 
     signal.signal(signal.SIGTERM, _stop)
     try:
