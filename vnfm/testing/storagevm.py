@@ -24,7 +24,6 @@ from vnfm.drivers.mgmt.kubernetes_cluster import nodes
 from vnfm.drivers.mgmt.kubernetes_cluster import sessions
 from vnfm.drivers.mgmt.kubernetes_cluster import storage
 from vnfm.objects import k8s_cluster
-from vnfm.objects import k8s_storage
 
 NET = 'data-net-1'
 LOGIN = {'username': 'ubuntu', 'password': 'ubuntu'}
@@ -167,9 +166,3 @@ def set_up(
             {k: v for k, v in value.items() if v is not None}
         )
     return Run(setup, elapsed)
-
-
-def export_of(params: k8s_cluster.ClusterParams) -> k8s_storage.NfsExport:
-    """The first export."""
-    assert params.storage is not None  # noqa: S101
-    return params.storage.exports[0]
