@@ -24,7 +24,6 @@ from vnfm.cmd import demo_vm
 from vnfm.cmd.demo_runner import V2
 from vnfm.cmd.demo_runner import Demo
 from vnfm.cmd.demo_runner import StepFailed
-from vnfm.cmd.demo_runner import table_field
 from vnfm.csar import build
 from vnfm.testing import demo_k8s
 from vnfm.testing import k8s_cluster_sample
@@ -114,14 +113,11 @@ def _vim_listed(demo: Demo) -> bool:
 def _instantiate_cluster(
     demo: Demo, vnfd_id: str, os_vim_id: str, export_to: str
 ) -> tuple[str, str]:
-    out = demo.cli('vnflcm', 'create', vnfd_id, '--name', 'k8s-cluster', *V2)
-    inst_id = table_field(out, 'ID')
     request = k8s_cluster_sample.instantiate_request(
         os_vim_id, VIM_NAME, storage_export_to=export_to
     )
-    body = demo.write_json('cluster-instantiate.json', request)
-    demo.run_op(
-        inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
+    inst_id = demo.create_and_instantiate(
+        vnfd_id, 'k8s-cluster', request, 'cluster-instantiate.json'
     )
     inst = demo.server.get(f'/vnflcm/v2/vnf_instances/{inst_id}')
     vim_id = inst['vimConnectionInfo']['kubernetes_cluster']['vimId']
@@ -162,13 +158,11 @@ def _nfs_volumes(demo: Demo, inst_id: str) -> None:
 def _instantiate_cnf(
     demo: Demo, cluster_id: str, vnfd_id: str, vim_id: str
 ) -> str:
-    out = demo.cli('vnflcm', 'create', vnfd_id, '--name', 'cnf-on-vms', *V2)
-    cnf_id = table_field(out, 'ID')
-    request = demo_k8s.cnf_instantiate_request('default', vim_id)
-    body = demo.write_json('cnf-on-vms.json', request)
-    demo.run_op(
-        cnf_id, 'INSTANTIATE', 'vnflcm', 'instantiate', cnf_id, body, *V2
-    )
+    cnf_id = demo.create_and_instantiate(
+        vnfd_id, 'cnf-on-vms',
+        demo_k8s.cnf_instantiate_request('default', vim_id),
+        'cnf-on-vms.json',
+    )  # fmt: skip
     workers = _worker_names(demo, cluster_id)
     out = _kubectl(demo, cluster_id, 'get', 'pods', '-o', 'wide')
     on = {line.split()[6] for line in out.splitlines()[1:] if line.strip()}

@@ -12,10 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from vnfm.cmd import demo_cnf
-from vnfm.cmd.demo_runner import V2
 from vnfm.cmd.demo_runner import Demo
 from vnfm.cmd.demo_runner import StepFailed
-from vnfm.cmd.demo_runner import table_field
 from vnfm.testing import demo_k8s
 
 NAMESPACE = 'vnfm-demo-flavour'
@@ -64,15 +62,11 @@ def _vnfcs_per_vdu(demo: Demo, inst_id: str, flavour: str) -> None:
 def _instantiate(
     demo: Demo, k8s: demo_k8s.DemoCluster, vnfd_id: str, vim_id: str
 ) -> str:
-    out = demo.cli('vnflcm', 'create', vnfd_id, '--name', 'demo-flavour', *V2)
-    inst_id = table_field(out, 'ID')
     k8s.create_namespace(NAMESPACE)
-    body = demo.write_json(
-        'instantiate_flavour.json', instantiate_request(vim_id)
-    )
-    demo.run_op(
-        inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
-    )
+    inst_id = demo.create_and_instantiate(
+        vnfd_id, 'demo-flavour', instantiate_request(vim_id),
+        'instantiate_flavour.json',
+    )  # fmt: skip
     _vnfcs_per_vdu(demo, inst_id, 'small')
     demo_cnf.check_pods(demo, k8s, inst_id, 2, NAMESPACE)
     return inst_id

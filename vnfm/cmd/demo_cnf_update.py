@@ -16,7 +16,6 @@ from vnfm.cmd import demo_cnf
 from vnfm.cmd.demo_runner import V2
 from vnfm.cmd.demo_runner import Demo
 from vnfm.cmd.demo_runner import StepFailed
-from vnfm.cmd.demo_runner import table_field
 from vnfm.testing import demo_k8s
 from vnfm.testing import seed003
 
@@ -97,17 +96,11 @@ def _uids(
 def _instantiate(
     demo: Demo, k8s: demo_k8s.DemoCluster, vnfd_v1: str, vim_id: str
 ) -> str:
-    out = demo.cli(
-        'vnflcm', 'create', vnfd_v1, '--name', 'demo-cnf-update', *V2
-    )
-    inst_id = table_field(out, 'ID')
     k8s.create_namespace(NAMESPACE)
-    body = demo.write_json(
-        'instantiate_update_v1.json', instantiate_request(vim_id)
-    )
-    demo.run_op(
-        inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
-    )
+    inst_id = demo.create_and_instantiate(
+        vnfd_v1, 'demo-cnf-update', instantiate_request(vim_id),
+        'instantiate_update_v1.json',
+    )  # fmt: skip
     uids = _uids(demo, k8s, inst_id)
     if sorted(uids) != sorted(RESTARTED + KEPT):
         raise StepFailed(f'workloads running: {sorted(uids)}')

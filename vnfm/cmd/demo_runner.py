@@ -327,6 +327,19 @@ class Demo:
         self.expect(out, 'Onboarding State', 'ONBOARDED')
         return pkg_id, table_field(out, 'VNFD ID')
 
+    def create_and_instantiate(
+        self, vnfd_id: str, name: str, request: dict, request_file: str
+    ) -> str:
+        """``vnflcm create`` then ``vnflcm instantiate`` with ``request``
+        (written to ``request_file``); the instance id once COMPLETED."""
+        out = self.cli('vnflcm', 'create', vnfd_id, '--name', name, *V2)
+        inst_id = table_field(out, 'ID')
+        body = self.write_json(request_file, request)
+        self.run_op(
+            inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
+        )
+        return inst_id
+
     def run_op(self, inst_id: str, operation: str, *args: str) -> None:
         """Run an LCM command, wait for its op occurrence, show it
         COMPLETED."""

@@ -135,14 +135,10 @@ def _register(demo: Demo, cloud: LocalCloud) -> str:
 
 
 def _instantiate(demo: Demo, vnfd_id: str, vim_id: str) -> str:
-    out = demo.cli('vnflcm', 'create', vnfd_id, '--name', 'demo-vm', *V2)
-    inst_id = table_field(out, 'ID')
-    body = demo.write_json(
-        'instantiate.json', vmsample.instantiate_request(vim_id)
-    )
-    demo.run_op(
-        inst_id, 'INSTANTIATE', 'vnflcm', 'instantiate', inst_id, body, *V2
-    )
+    inst_id = demo.create_and_instantiate(
+        vnfd_id, 'demo-vm', vmsample.instantiate_request(vim_id),
+        'instantiate.json',
+    )  # fmt: skip
     out = demo.cli('vnflcm', 'show', inst_id, *V2)
     demo.expect(out, 'Instantiation State', 'INSTANTIATED')
     return inst_id
