@@ -206,6 +206,12 @@ def test_two_servers_by_a_non_admin_user_over_ssh(
         marker = f'/etc/vm-wrote-{uuid.uuid4().hex[:6]}'
         _run(a, f'sudo -n touch {marker}')
         assert not Path(marker).exists()
+        # vnfm's checkout and virtualenv are seen where they are on the
+        # host (under /tmp too, which is the VM's own), read-only.
+        for path in local_cloud.catalogue()['host_paths']:
+            assert _run(a, f'test -d {path} && echo seen') == 'seen', path
+            assert _run(a, f'sudo -n touch {path}/x 2>&1 || true')
+            assert not Path(path, 'x').exists()
         # Fresh host keys, which tests can read to pin them.
         vm_dirs = local_cloud.vm_dirs()
         assert _sha256(a) in set().union(*map(_fingerprints, vm_dirs))

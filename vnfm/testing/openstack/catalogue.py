@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,15 @@ def bridge_name(prefix: str, index: int) -> str:
     return f'lc{hashlib.sha1(prefix.encode()).hexdigest()[:8]}{index}'  # noqa: S324
 
 
+def host_paths() -> list[str]:
+    """Host directories every VM sees, read-only, at the same path: this
+    vnfm checkout and the virtualenv running it (test images run vnfm's
+    simulated kubelet and control plane from them, wherever the checkout
+    is, /tmp included)."""
+    root = Path(__file__).resolve().parents[3]
+    return sorted({str(root), str(Path(sys.prefix).resolve())})
+
+
 def create(state_dir: Path, prefix: str) -> dict[str, Any]:
     """Make the networks (bridges in a free block of 198.18.0.0/15) and
     write catalogue.json; the catalogue."""
@@ -75,6 +85,7 @@ def create(state_dir: Path, prefix: str) -> dict[str, Any]:
             for n, (c, r, d) in FLAVORS.items()
         },
         'networks': networks,
+        'host_paths': host_paths(),
     }
     (state_dir / 'catalogue.json').write_text(json.dumps(data, indent=2))
     return data

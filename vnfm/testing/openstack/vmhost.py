@@ -124,8 +124,26 @@ def _init_script(spec: dict[str, Any], vm_dir: Path) -> str:
             f'mount -t overlay overlay -o lowerdir=/{d},upperdir={q(str(up))}'
             f',workdir={q(str(work))} /{d}'
         )
+    # The VM gets its own /tmp; the host directories it must see
+    # (``host_paths``) are bound in read-only at their own path, those in
+    # the host's /tmp from a view of it taken before.
+    paths = list(spec.get('host_paths') or [])
+    host_tmp = '/var/lib/localcloud-host-tmp'
+    lines += [f'mkdir -p {host_tmp}', f'mount --bind /tmp {host_tmp}']
+    lines.append('mount -t tmpfs tmpfs /tmp')
+    for path in paths:
+        seen = (
+            host_tmp + path.removeprefix('/tmp')
+            if path.startswith('/tmp/')
+            else path
+        )
+        lines += [
+            f'mkdir -p {q(path)}',
+            f'mount --bind {q(seen)} {q(path)}',
+            f'mount -o remount,bind,ro {q(path)}',
+        ]
+    lines.append(f'umount -l {host_tmp}')
     lines += [
-        'mount -t tmpfs tmpfs /tmp',
         'mount -t tmpfs tmpfs /run',
         *_DEV,
         'mkdir -p /run/sshd',

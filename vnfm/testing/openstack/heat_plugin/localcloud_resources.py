@@ -139,6 +139,7 @@ class LocalServer(base.Local, server.Server):
             'flavor': base.find('flavors', props[self.FLAVOR])['name'],
             # One host: every server group policy holds (or is soft).
             'server_group': (props[self.SCHEDULER_HINTS] or {}).get('group'),
+            'host_paths': base.catalogue().get('host_paths') or [],
         }
         if image.get('fail'):
             # An image whose VM cannot start, as a broken image would.
