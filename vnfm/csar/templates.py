@@ -9,8 +9,7 @@ import pathlib
 import posixpath
 from typing import Any
 
-import yaml
-
+from vnfm.csar import bounded
 from vnfm.csar.errors import InvalidPackage
 
 # The ETSI SOL001 type files may be imported by URL or by a path absent from
@@ -21,127 +20,34 @@ ETSI_TYPE_FILES = (
     'etsi_nfv_sol001_vnfd_types.yaml',
 )
 _SOL001_DIR = pathlib.Path(__file__).parent / 'sol001'
-# Bounds on what the definitions may cost to read: nodes per document
-# (alias expansion included) and for the whole package, nesting, file and
-# string sizes, and the length of an import chain.
-_MAX_NODES = 200_000
+# Bounds on what the definitions may cost to read beyond those of every
+# document (bounded.DOCUMENT): nodes for the whole package, the length of
+# an import chain.
 _MAX_PACKAGE_NODES = 1_000_000
-_MAX_DEPTH = 100
-MAX_YAML_BYTES = 8 * 1024 * 1024
-_MAX_STRING = 1024 * 1024
 _MAX_IMPORT_DEPTH = 32
-_TIMESTAMP = 'tag:yaml.org,2002:timestamp'
 _ETSI_CACHE: dict[tuple[str, str], Any] = {}
 _ETSI_CACHE_SIZE = 16
-_Base: Any = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
-
-
-class _Loader(_Base):
-    """Safe loader keeping dates as strings, so documents stay JSON-able."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    k: [r for r in v if r[0] != _TIMESTAMP]
-    for k, v in _Base.yaml_implicit_resolvers.items()
-}
 
 
 def parse_yaml(path: str, data: bytes, budget: list[int] | None = None) -> Any:
-    """Parse one YAML document; syntax errors name file, line and column.
+    """Parse one YAML document; errors name file, line and column.
 
     ``budget`` holds the nodes left for the package; it is spent.
     """
-    if len(data) > MAX_YAML_BYTES:
-        raise InvalidPackage(
-            f'{path}: {len(data)} bytes, larger than the limit of '
-            f'{MAX_YAML_BYTES} bytes for a definitions file'
-        )
     try:
-        doc = yaml.load(data, Loader=_Loader)  # nosec B506
-    except yaml.MarkedYAMLError as e:
-        if 'maximum nesting depth' in str(e.problem):
-            # PyYAML >= 6.0.4 has a depth limit of its own (1000 levels).
-            raise InvalidPackage(f'{path}: YAML nested too deeply') from None
-        mark = e.problem_mark or e.context_mark
-        where = (
-            f'line {mark.line + 1}, column {mark.column + 1}'
-            if mark
-            else 'unknown line'
-        )
-        problem = e.problem or e.context or 'syntax error'
-        if e.problem and e.context and e.context_mark:
-            problem += f' ({e.context} at line {e.context_mark.line + 1})'
+        return bounded.load_yaml(path, data, budget=budget)
+    except bounded.TooManyNodes:
+        if budget is None or budget[0] >= bounded.DOCUMENT.max_nodes:
+            raise InvalidPackage(
+                f'{path}: too many YAML nodes: more than '
+                f'{bounded.DOCUMENT.max_nodes} in one file (alias expansion?)'
+            ) from None
         raise InvalidPackage(
-            f'{path}: YAML error at {where}: {problem}'
+            f"{path}: too many YAML nodes: the package's definitions have "
+            f'more than {_MAX_PACKAGE_NODES} in all (alias expansion?)'
         ) from None
-    except yaml.YAMLError as e:
-        raise InvalidPackage(f'{path}: YAML error: {e}') from None
-    except RecursionError:
-        raise InvalidPackage(f'{path}: YAML nested too deeply') from None
-    except ValueError as e:
-        # Python's own limits, e.g. an integer of too many digits.
-        reason = str(e).split(';')[0]
-        raise InvalidPackage(
-            f'{path}: a YAML value cannot be read: {reason}'
-        ) from None
-    left = _MAX_NODES if budget is None else min(_MAX_NODES, budget[0])
-    count = [0]
-    try:
-        out = _jsonable(path, doc, count, 0, left)
-    except _TooManyNodes:
-        why = (
-            f'more than {_MAX_NODES} in one file'
-            if left == _MAX_NODES
-            else "the package's definitions have more than "
-            f'{_MAX_PACKAGE_NODES} in all'
-        )
-        raise InvalidPackage(
-            f'{path}: too many YAML nodes: {why} (alias expansion?)'
-        ) from None
-    if budget is not None:
-        budget[0] -= count[0]
-    return out
-
-
-class _TooManyNodes(Exception):
-    """A document expands to more nodes than allowed."""
-
-
-def _jsonable(
-    path: str, node: Any, count: list[int], depth: int, limit: int
-) -> Any:
-    """Copy a document with string keys and no bytes; refuse alias bombs."""
-    count[0] += 1
-    if count[0] > limit:
-        raise _TooManyNodes()
-    if depth > _MAX_DEPTH:
-        raise InvalidPackage(
-            f'{path}: YAML nested too deeply (over {_MAX_DEPTH} levels)'
-        )
-    if isinstance(node, dict):
-        return {
-            _string(path, str(k)): _jsonable(path, v, count, depth + 1, limit)
-            for k, v in node.items()
-        }
-    if isinstance(node, list):
-        return [_jsonable(path, v, count, depth + 1, limit) for v in node]
-    if isinstance(node, (bytes, set)):
-        raise InvalidPackage(
-            f'{path}: binary or set values are not allowed in a VNFD'
-        )
-    if isinstance(node, str):
-        return _string(path, node)
-    return node
-
-
-def _string(path: str, value: str) -> str:
-    """``value``, if it is not longer than a VNFD string may be."""
-    if len(value) > _MAX_STRING:
-        raise InvalidPackage(
-            f'{path}: a string of {len(value)} characters, longer than the '
-            f'limit of {_MAX_STRING} (starts {value[:40]!r})'
-        )
-    return value
+    except bounded.BadDocument as e:
+        raise InvalidPackage(e.detail) from None
 
 
 @functools.cache

@@ -37,6 +37,7 @@ from typing import IO, Any
 from vnfm.common import exceptions
 from vnfm.common import scrub
 from vnfm.conf import CONF
+from vnfm.csar import bounded
 from vnfm.drivers import processes
 from vnfm.drivers.package_files import PackageFiles
 
@@ -100,10 +101,10 @@ def json_object(where: str, out: bytes, secrets: set[str]) -> dict[str, Any]:
     if not out.strip():
         return {}
     try:
-        doc = json.loads(out)
-    except ValueError as e:
+        doc = bounded.load_json('output', out)
+    except bounded.BadDocument as e:
         raise exceptions.OperationFailed(
-            f'{where} wrote output that is not JSON ({e}): '
+            f'{where} wrote {e.detail}: '
             f'{scrub.scrub(_text(out), secrets)[:200]}'
         ) from None
     if not isinstance(doc, dict):

@@ -12,12 +12,12 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
 import webob
 
 from vnfm.common import context as vnfm_context
 from vnfm.common import exceptions
 from vnfm.conf import CONF
+from vnfm.csar import bounded
 from vnfm.objects import vnf_instance
 from vnfm.server import http
 from vnfm.server import policies
@@ -212,12 +212,10 @@ def _parse_json(data: bytes, action: _R.Action) -> Any:
         body = {}
     else:
         try:
-            body = orjson.loads(data)
-        except orjson.JSONDecodeError as e:
-            raise exceptions.BadRequest(
-                f'The request body is not valid JSON: {e}.'
-            ) from None
-    validation.reject_nul(body)
+            body = bounded.load_json('The request body', data)
+        except bounded.BadDocument as e:
+            raise exceptions.BadRequest(f'{e.detail}.') from None
+    validation.reject_unstorable(body)
     if action.schema is not None:
         validation.validate(action.schema, body)
     return body

@@ -379,7 +379,7 @@ def _huge_values(base: dict[str, bytes]) -> list[Hostile]:
                 )
             ),
             (
-                f'{TOP}: a string of ',
+                f'{TOP}: YAML with a string of ',
                 ' characters, longer than the limit of 1048576',
             ),
         ),
@@ -394,8 +394,7 @@ def _huge_values(base: dict[str, bytes]) -> list[Hostile]:
             ),
             (
                 'Definitions/huge.yaml: ',
-                ' bytes, larger than the limit '
-                'of 8388608 bytes for a definitions file',
+                ' bytes, larger than the limit of 8388608 bytes',
             ),
         ),
         Hostile(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from tests.unit.server.conftest import identity
@@ -576,3 +578,34 @@ def test_another_projects_instance_is_404(keystone_client):
     assert keystone_client.lcm('DELETE', path, headers=other).status_int == 404
     listed = keystone_client.lcm('GET', '/vnf_instances', headers=other)
     assert json_of(listed) == []
+
+
+@pytest.mark.parametrize(
+    'body, where',
+    [
+        ({'additionalParams': {'_sealed': 'x'}}, 'additionalParams/_sealed'),
+        (
+            {'additionalParams': {'a': [{'_sealed': {'b': 1}}]}},
+            'additionalParams/a/0/_sealed',
+        ),
+        (
+            {'vimConnectionInfo': {'v': {'accessInfo': {'_sealed': 'x'}}}},
+            'vimConnectionInfo/v/accessInfo/_sealed',
+        ),
+    ],
+)
+def test_a_request_naming_sealed_is_400(client, rpc, body, where):
+    # _sealed is where vnfm keeps encrypted secrets: a request naming it
+    # was decrypted as vnfm's own and failed with a 500 naming the host.
+    inst = make_instance(make_package())
+    resp = client.lcm(
+        'POST',
+        f'/vnf_instances/{inst["id"]}/instantiate',
+        {'flavourId': 'simple', **body},
+    )
+    assert resp.status_int == 400, resp.body
+    detail = json_of(resp)['detail']
+    assert detail.startswith(f'{where}: ')
+    assert socket.gethostname() not in detail
+    assert rpc.calls == []
+    assert db.op_list({'vnf_instance_id': inst['id']}) == []

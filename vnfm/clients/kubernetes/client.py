@@ -8,7 +8,6 @@ cluster does not serve (``policy/v1`` on 1.20, ``batch/v1beta1`` CronJob on
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -24,6 +23,7 @@ from vnfm.clients.kubernetes import errors
 from vnfm.clients.kubernetes.connection import Connection
 from vnfm.clients.kubernetes.connection import discovery_cache_file
 from vnfm.conf import CONF
+from vnfm.csar import bounded
 
 LOG = logging.getLogger(__name__)
 T = TypeVar('T')
@@ -130,7 +130,8 @@ class KubeClient:
                 'get', f'/apis/{group}', serialize=False
             ),
         )
-        return json.loads(doc.data)['preferredVersion']['groupVersion']
+        found = bounded.load_json(f'/apis/{group}', doc.data, bounded.PEER)
+        return found['preferredVersion']['groupVersion']
 
     def get(
         self,
@@ -336,7 +337,7 @@ def events(resp: Any) -> Iterator[dict[str, Any]]:
         while b'\n' in buf:
             line, buf = buf.split(b'\n', 1)
             if line.strip():
-                yield json.loads(line)
+                yield bounded.load_json('watch event', line, bounded.PEER)
 
 
 def _blocked(namespace: str, name: str, err: errors.KubernetesError) -> str:

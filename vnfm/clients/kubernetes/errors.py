@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from vnfm.common import exceptions
+from vnfm.csar import bounded
 
 
 class KubernetesError(exceptions.OperationFailed):
@@ -66,8 +66,8 @@ def _decoded(body: Any) -> Any:
         body = body.decode('utf-8', 'replace')
     if isinstance(body, str):
         try:
-            return json.loads(body)
-        except ValueError:
+            return bounded.load_json('Status', body, bounded.PEER)
+        except bounded.BadDocument:
             return body
     return body
 

@@ -263,7 +263,7 @@ def test_package_modules_cannot_shadow_what_the_script_imports(conf, tmp_path):
 def test_invalid_json_output_fails(allowed):
     with pytest.raises(exceptions.OperationFailed) as e:
         ScriptMgmtDriver().run_hook(ctx(b'print("hello")\n'))
-    assert 'wrote output that is not JSON' in e.value.detail
+    assert 'wrote output: not valid JSON' in e.value.detail
 
 
 def test_invalid_json_output_is_scrubbed(allowed):

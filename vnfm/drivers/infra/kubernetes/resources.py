@@ -13,10 +13,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import yaml
-
 from vnfm.clients import kubernetes as k8s
 from vnfm.common import exceptions
+from vnfm.csar import bounded
 from vnfm.drivers.package_files import PackageFiles
 
 DEF_FILES = 'lcm-kubernetes-def-files'
@@ -90,9 +89,9 @@ def read_manifests(
                 f'{DEF_FILES}: {path} is not in package {package.package_id}.'
             )
         try:
-            docs = list(yaml.safe_load_all(package.read(path)))
-        except yaml.YAMLError as e:
-            raise BadManifests(f'{path}: not valid YAML ({e}).') from None
+            docs = bounded.load_yaml_all(path, package.read(path))
+        except bounded.BadDocument as e:
+            raise BadManifests(f'{DEF_FILES}: {e.detail}.') from None
         for doc in docs:
             items = (
                 doc.get('items', [])

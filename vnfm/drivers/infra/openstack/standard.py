@@ -9,12 +9,12 @@ rollback computes the same stack input whatever the stack reached.
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.csar import Flavour
 from vnfm.csar import Vnfd
+from vnfm.csar import bounded
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.openstack import capacity
 from vnfm.drivers.infra.openstack import hot
@@ -189,8 +189,8 @@ def current_nfv(current: dict[str, Any] | None) -> dict[str, Any]:
     value = (current or {}).get(hot.NFV) or {}
     if isinstance(value, str):
         try:
-            value = json.loads(value)
-        except ValueError:
+            value = bounded.load_json('nfv', value, bounded.PEER)
+        except bounded.BadDocument:
             raise exceptions.OperationFailed(
                 "The stack's nfv parameter is not JSON."
             ) from None

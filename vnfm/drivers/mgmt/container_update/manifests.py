@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from vnfm.common import exceptions
+from vnfm.csar import bounded
 from vnfm.drivers.mgmt.container_update import references
 from vnfm.drivers.package_files import PackageFiles
 
@@ -68,12 +67,11 @@ def read(package: PackageFiles, path: str) -> list[Obj]:
     if path not in package:
         raise BadUpdate(f'{path} is not in VNF package {package.package_id}.')
     try:
-        docs = list(yaml.safe_load_all(package.read(path)))
-    except yaml.YAMLError as e:
-        raise BadUpdate(
-            f'{path} of VNF package {package.package_id} is not '
-            f'valid YAML ({e}).'
-        ) from None
+        docs = bounded.load_yaml_all(
+            f'{path} of VNF package {package.package_id}', package.read(path)
+        )
+    except bounded.BadDocument as e:
+        raise BadUpdate(f'{e.detail}.') from None
     out = []
     for doc in docs:
         items = (

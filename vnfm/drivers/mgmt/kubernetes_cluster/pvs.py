@@ -20,6 +20,7 @@ import yaml
 
 from vnfm.clients import ssh
 from vnfm.common import exceptions
+from vnfm.csar import bounded
 from vnfm.drivers.mgmt.kubernetes_cluster import nfs
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.objects import k8s_cluster
@@ -89,9 +90,9 @@ def read(
         if path not in package:
             raise _fail(i, f'the VNF package has no file {path}.')
         try:
-            docs = [d for d in yaml.safe_load_all(package.read(path)) if d]
-        except yaml.YAMLError as e:
-            raise _fail(i, f'{path} is not YAML ({e}).') from None
+            docs = bounded.load_yaml_all(path, package.read(path))
+        except bounded.BadDocument as e:
+            raise _fail(i, f'{e.detail}.') from None
         if not docs:
             raise _fail(i, f'{path} holds no PersistentVolume.')
         for doc in docs:
@@ -171,8 +172,9 @@ class Kubectl:
             as_root=True,
         ).stdout
         try:
-            items = json.loads(out).get('items') or []
-        except ValueError:
+            doc = bounded.load_json('kubectl', out, bounded.PEER)
+            items = doc.get('items') or []
+        except (bounded.BadDocument, AttributeError):
             raise exceptions.OperationFailed(
                 f'{self.session.target.host}: kubectl get persistentvolumes '
                 'did not print JSON.'

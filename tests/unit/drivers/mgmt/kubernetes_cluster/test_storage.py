@@ -302,7 +302,8 @@ def test_manifests_get_the_real_address_and_the_instance_label():
         ),
         (
             {'Files/kubernetes/nfs-pv1.yaml': b'a: [\n'},
-            '0/pv_manifest_file_path: .* is not YAML',
+            '0/pv_manifest_file_path: Files/kubernetes/nfs-pv1.yaml: YAML '
+            'error at line 2',
         ),
     ],
 )
