@@ -7,26 +7,31 @@ from __future__ import annotations
 #: A file the shell payloads below create when they run.
 CANARY = '/tmp/vnfm-hostile-canary'
 
-#: Strings that run ``touch CANARY`` if a shell evaluates them.
-SHELL = {
-    'command-substitution': f'/mnt/$(touch {CANARY})',
-    'backticks': f'/mnt/`touch {CANARY}`',
-    'semicolon': f'/mnt/a;touch {CANARY}',
-    'ifs-substitution': f'/mnt/$(touch${{IFS}}{CANARY})',
-    'newline': f'/mnt/a\ntouch {CANARY}',
-    'and': f'/mnt/a&&touch {CANARY}',
-    'pipe': f'/mnt/a|touch {CANARY}',
-    'double-quote': f'/mnt/a"; touch {CANARY}; "',
-    'single-quote': f"/mnt/a'; touch {CANARY}; '",
+#: What an attacker appends to a parameter: shell code that runs
+#: ``touch CANARY`` if a shell evaluates it, quotes that end a quoted
+#: value (in a shell, an apt.conf or a systemd unit), path escapes,
+#: control characters and sheer size.
+PAYLOADS = {
+    'command-substitution': f'$(touch {CANARY})',
+    'backticks': f'`touch {CANARY}`',
+    'semicolon': f';touch {CANARY}',
+    'ifs-substitution': f'$(touch${{IFS}}{CANARY})',
+    'newline': f'\ntouch {CANARY}',
+    'and': f'&&touch {CANARY}',
+    'pipe': f'|touch {CANARY}',
+    'double-quote': f'";touch {CANARY};"',
+    'single-quote': f"';touch {CANARY};'",
+    'apt-hook': f'";Dpkg::Pre-Invoke{{"touch${{IFS}}{CANARY}";}};//',
+    'dot-dot': '/../../etc/shadow',
+    'nul': 'a\x00b',
+    'carriage-return': 'a\rb',
+    'huge': 'a' * (1 << 20),
 }
-#: Strings that are no file's safe name.
-PATHS = {
-    'dot-dot': '/mnt/../etc/shadow',
-    'relative-dot-dot': '../../etc/shadow',
-    'nul': '/mnt/a\x00b',
-    'huge': '/mnt/' + 'a' * (1 << 20),
+#: The payloads a shell can carry as one argument (no NUL, not over the
+#: kernel's limit of 128 KiB for one argument).
+SHELL_PAYLOADS = {
+    k: v for k, v in PAYLOADS.items() if k not in ('nul', 'huge')
 }
-ALL = {**SHELL, **PATHS}
 
 
 def yaml_bomb(levels: int = 9, width: int = 9, key: str = 'lol') -> str:

@@ -39,11 +39,24 @@ _CIDR = {
     'maxLength': 49,
     _ERROR: 'must be a CIDR such as 10.96.0.0/12.',
 }
+# Proxies reach apt.conf and systemd units on the VMs as quoted strings:
+# a URL of a host and port (and user:password), no quote, no '$', no path.
 _URL = {
     'type': 'string',
-    'pattern': r'^https?://[^\s]+$',
+    'pattern': r'^https?://([A-Za-z0-9._~%!*+,=:-]+@)?'
+    r'([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?/?$',
     'maxLength': 2048,
-    _ERROR: 'must be an http:// or https:// URL.',
+    _ERROR: 'must be an http:// or https:// URL of a proxy: '
+    'http://[user:password@]host[:port].',
+}
+# Hosts, domains (.example, *.example), addresses and CIDRs, comma separated.
+_NO_PROXY = {
+    'type': 'string',
+    'pattern': r'^([A-Za-z0-9.*:\[\]-]+(/[0-9]{1,3})?'
+    r'(,[A-Za-z0-9.*:\[\]-]+(/[0-9]{1,3})?)*)?$',
+    'maxLength': 4096,
+    _ERROR: 'must be a comma-separated list of hosts, domains, addresses '
+    'and CIDRs.',
 }
 _NODE = {
     'aspect_id': _NAME,
@@ -108,7 +121,7 @@ SCHEMA: dict[str, Any] = {
             'properties': {
                 'http_proxy': _URL,
                 'https_proxy': _URL,
-                'no_proxy': {'type': 'string', 'maxLength': 4096},
+                'no_proxy': _NO_PROXY,
                 'k8s_node_cidr': _CIDR,
             },
             'additionalProperties': False,

@@ -30,12 +30,16 @@ from vnfm.common import schemacheck
 NFS_SERVERS = ('kernel', 'ganesha')
 _ERROR = schemacheck.ERROR_TEXT
 _NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255}
+# Directories reach root shells on the storage VM (quoted there too),
+# /etc/fstab, /etc/exports and ganesha.conf: letters, digits and . _ - +
+# only, so that no shell, quote or separator character can pass.
 _ABSOLUTE = {
     'type': 'string',
-    'pattern': r'^/(?!.*(^|/)\.\.?(/|$))[^\x00\s"\\]*[^/\x00\s"\\]$',
+    'pattern': r'^/(?!.*(^|/)\.\.?(/|$))[A-Za-z0-9._+/-]*[A-Za-z0-9._+-]$',
     'maxLength': 1024,
-    _ERROR: 'must be an absolute directory path without spaces, quotes, '
-    "'.' or '..' segments, or a trailing '/' (and not '/').",
+    _ERROR: 'must be an absolute directory path of letters, digits and '
+    "'. _ - +', without '.' or '..' segments or a trailing '/' (and not "
+    "'/').",
 }
 _PACKAGE_PATH = {
     'type': 'string',

@@ -110,7 +110,7 @@ def device_candidates(volume_id: str, devices: Sequence[str]) -> list[str]:
 
 
 def volume_script(candidates: Sequence[str], mount_to: str) -> str:
-    """The ``volume`` step for one volume."""
+    """The ``volume`` step for one volume (every value quoted)."""
     where = ' '.join(_q(c) for c in candidates)
     m = _q(mount_to)
     return f"""
@@ -118,7 +118,7 @@ dev=
 for d in {where}; do
   if [ -b "$d" ]; then dev=$(readlink -f "$d"); break; fi
 done
-[ -n "$dev" ] || {{ echo "none of {where} is a block device" >&2; exit 3; }}
+[ -n "$dev" ] || {{ echo none of {where} is a block device >&2; exit 3; }}
 elsewhere=$(findmnt -rn -o TARGET -S "$dev" | grep -vx {m} || true)
 [ -z "$elsewhere" ] || {{ echo "$dev is mounted on $elsewhere" >&2; exit 4; }}
 fstype=$(blkid -p -s TYPE -o value "$dev" || true)
@@ -134,7 +134,7 @@ fi
 uuid=$(blkid -p -s UUID -o value "$dev")
 # Where no udev makes /dev/disk/by-uuid, blkid's cache resolves UUID=.
 blkid "$dev" > /dev/null 2>&1 || true
-line="UUID=$uuid {mount_to} $fstype defaults,nofail 0 2"
+line="UUID=$uuid "{m}" $fstype defaults,nofail 0 2"
 if ! grep -qxF "$line" /etc/fstab 2>/dev/null; then
   awk -v m={m} '$1 ~ /^#/ || $2 != m' /etc/fstab > /etc/fstab.vnfm || true
   echo "$line" >> /etc/fstab.vnfm
@@ -145,7 +145,7 @@ if [ ! -d {m} ]; then mkdir -p {m}; echo CHANGED=mkdir {m}; fi
 if mountpoint -q {m}; then
   now=$(findmnt -rn -o SOURCE --mountpoint {m} | head -n1)
   if [ "$(readlink -f "$now")" != "$dev" ]; then
-    echo "{mount_to} has $now mounted, not $dev" >&2; exit 4
+    echo {m}" has $now mounted, not $dev" >&2; exit 4
   fi
 else
   mount {m}
