@@ -24,6 +24,7 @@ from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.common import schemacheck
 from vnfm.objects import k8s_storage
+from vnfm.objects import lcm_params
 
 PARAM = 'k8s_cluster_installation_param'
 DRIVER = 'kubernetes_cluster'
@@ -87,14 +88,7 @@ _CREDENTIAL = {
 SCHEMA: dict[str, Any] = {
     'type': 'object',
     'properties': {
-        # A path in the VNF package (relative, no '..' segment).
-        'script_path': {
-            'type': 'string',
-            'pattern': r'^(?!/)(?!.*(^|/)\.\.(/|$))[^\x00]+$',
-            'maxLength': 1024,
-            _ERROR: "must be a file's path in the VNF package, relative to "
-            "its root, without '..'.",
-        },
+        'script_path': lcm_params.PACKAGE_PATH,
         'vim_name': _NAME,
         'master_node': {
             'type': 'object',

@@ -26,6 +26,7 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.common import schemacheck
+from vnfm.objects import lcm_params
 
 NFS_SERVERS = ('kernel', 'ganesha')
 _ERROR = schemacheck.ERROR_TEXT
@@ -40,13 +41,6 @@ _ABSOLUTE = {
     _ERROR: 'must be an absolute directory path of letters, digits and '
     "'. _ - +', without '.' or '..' segments or a trailing '/' (and not "
     "'/').",
-}
-_PACKAGE_PATH = {
-    'type': 'string',
-    'pattern': r'^(?!/)(?!.*(^|/)\.\.(/|$))[^\x00]+$',
-    'maxLength': 1024,
-    _ERROR: "must be a file's path in the VNF package, relative to its "
-    "root, without '..'.",
 }
 STORAGE_SCHEMA: dict[str, Any] = {
     'type': 'object',
@@ -123,7 +117,7 @@ PV_SCHEMA: dict[str, Any] = {
     'items': {
         'type': 'object',
         'properties': {
-            'pv_manifest_file_path': _PACKAGE_PATH,
+            'pv_manifest_file_path': lcm_params.PACKAGE_PATH,
             'nfs_server_cp': _NAME,
         },
         'required': ['pv_manifest_file_path', 'nfs_server_cp'],

@@ -6,6 +6,7 @@ import socket
 
 import pytest
 
+from tests.unit.objects import test_lcm_params
 from tests.unit.server.conftest import identity
 from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_instance
@@ -607,5 +608,25 @@ def test_a_request_naming_sealed_is_400(client, rpc, body, where):
     detail = json_of(resp)['detail']
     assert detail.startswith(f'{where}: ')
     assert socket.gethostname() not in detail
+    assert rpc.calls == []
+    assert db.op_list({'vnf_instance_id': inst['id']}) == []
+
+
+@pytest.mark.parametrize('path', test_lcm_params.PARAMETERS)
+def test_a_hostile_known_parameter_is_a_400_and_records_nothing(
+    client, rpc, path
+):
+    inst = make_instance(make_package())
+    value = test_lcm_params.PARAMETERS[path] + '/../$(touch /tmp/x)'
+    resp = client.lcm(
+        'POST',
+        f'/vnf_instances/{inst["id"]}/instantiate',
+        {
+            'flavourId': 'simple',
+            'additionalParams': test_lcm_params.params_with(path, value),
+        },
+    )
+    assert resp.status_int == 400, resp.body
+    assert json_of(resp)['detail'].startswith(f'additionalParams/{path}: ')
     assert rpc.calls == []
     assert db.op_list({'vnf_instance_id': inst['id']}) == []

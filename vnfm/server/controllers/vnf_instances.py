@@ -11,6 +11,7 @@ from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.objects import lcm_params
 from vnfm.objects import notifications
 from vnfm.objects import op_occ
 from vnfm.objects import states
@@ -157,6 +158,7 @@ def start_op(
     An operation or vimType no enabled infra driver supports is a 4xx."""
     capabilities.check_vim_types(req.json or {}, req.lcm_api_version)
     capabilities.require_operation(row, operation, req.json)
+    lcm_params.check((req.json or {}).get('additionalParams'))
     op_id = db.new_id()
     values = {
         'id': op_id,
