@@ -1,6 +1,6 @@
 """Where vnfm may connect to for an address an API user gave: a
 subscription's callbackUri and tokenEndpoint, a package's upload_from_uri
-address (``[outbound]`` options).
+address, a VIM's endpoint (``[outbound]`` options).
 
 The check is made where the connection is made, on each new connection:
 the host name is resolved once, every address it resolves to must be
@@ -113,6 +113,17 @@ def configured(resolver: Resolver | None = None) -> Policy:
         allowed=networks(conf.allowed_networks, '[outbound] allowed_networks'),
         resolver=resolver or resolve,
     )
+
+
+def for_vims(resolver: Resolver | None = None) -> Policy:
+    """The policy for VIM endpoints: ``configured`` with
+    ``[outbound] vim_allowed_networks`` allowed too."""
+    policy = configured(resolver)
+    extra = networks(
+        CONF.outbound.vim_allowed_networks,
+        '[outbound] vim_allowed_networks',
+    )
+    return dataclasses.replace(policy, allowed=policy.allowed + extra)
 
 
 class _PinnedConnection:

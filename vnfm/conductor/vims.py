@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from vnfm.clients import openstack
+from vnfm.clients import outbound
 from vnfm.objects import vim as vim_obj
 
 LOG = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ def check(vim: dict[str, Any]) -> str | None:
         return None
     info = vim_obj.to_vim_connection_info({'id': None, **vim})
     try:
-        with openstack.Connection(info) as conn:
+        with openstack.Connection(info, outbound.for_vims()) as conn:
             conn.authenticate()
     except openstack.OpenStackError as e:
         LOG.info(

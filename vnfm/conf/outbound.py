@@ -8,10 +8,10 @@ group = cfg.OptGroup(
     'outbound',
     title='Outbound connection policy',
     help="Addresses that API users give vnfm (a subscription's callbackUri "
-    "and tokenEndpoint, a package's upload_from_uri address) are "
-    'checked against this policy on the address actually connected '
-    'to, after DNS resolution and on every redirect. VIM endpoints '
-    'registered by administrators are not subject to it.',
+    "and tokenEndpoint, a package's upload_from_uri address, a VIM's "
+    'endpoint) are checked against this policy on the address actually '
+    'connected to, after DNS resolution and on every redirect. VIM '
+    'endpoints may also be in vim_allowed_networks.',
 )
 
 DEFAULT_DENIED = [
@@ -53,6 +53,16 @@ opts = [
         'denied_networks covers them, e.g. the private network '
         'of the NFVO receiving notifications. Takes precedence '
         'over denied_networks.',
+    ),
+    cfg.ListOpt(
+        'vim_allowed_networks',
+        default=[],
+        help='Networks (CIDR) vnfm connects to for VIM endpoints (an '
+        "OpenStack VIM's Keystone and the services of its catalog) even "
+        'when denied_networks covers them: clouds usually live on private '
+        'networks. allowed_networks is allowed for VIMs too. A VIM in a '
+        'network neither allows is refused at registration '
+        '("refused by policy") and when an operation uses it.',
     ),
 ]
 

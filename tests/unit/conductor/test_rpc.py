@@ -156,7 +156,9 @@ def test_call_check_vim_answers_why_keystone_is_unusable(bus):
 
     detail = client.check_vim(context.get_admin_context(), vim)
 
-    assert detail.startswith(f'Keystone at http://127.0.0.1:{port}/v3 cannot')
+    assert detail.startswith(
+        f'POST http://127.0.0.1:{port}/v3 (Keystone) failed: unreachable'
+    )
     assert (
         client.check_vim(
             context.get_admin_context(), dict(vim, type='kubernetes')

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import logging
 import os
 import tempfile
 import threading
@@ -33,11 +34,13 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import generic
 from keystoneauth1.identity import v3
 
+from vnfm.clients import http
 from vnfm.clients import outbound
 from vnfm.clients.openstack.errors import BadVimConnection
 from vnfm.clients.openstack.errors import OpenStackError
 from vnfm.conf import CONF
 
+LOG = logging.getLogger(__name__)
 VIM_TYPES = ('ETSINFV.OPENSTACK_KEYSTONE.V_3', 'openstack')
 
 _ca_dir_lock = threading.Lock()
@@ -179,10 +182,35 @@ class Connection:
                 f'Keystone at {self.endpoint} refused the credentials: check '
                 'the username, password, project and domains.'
             ) from None
+        except (outbound.Refused, ks_exc.ConnectionError) as e:
+            raise self._no_answer(e) from None
         except ks_exc.ClientException as e:
+            # What Keystone (or whatever answers there) said is for the
+            # operator's log: echoed, it would show a user inside pages.
+            LOG.info('Keystone at %s cannot be used: %s', self.endpoint, e)
+            status = getattr(e, 'http_status', None)
+            said = f'answered HTTP {status}' if status else type(e).__name__
             raise OpenStackError(
-                f'Keystone at {self.endpoint} cannot be used: {e}'
+                f'Keystone at {self.endpoint} {said}: it cannot be used as '
+                "the VIM's identity service."
             ) from None
+
+    def _no_answer(
+        self, e: outbound.Refused | ks_exc.ConnectionError
+    ) -> OpenStackError:
+        """The error of a Keystone refused by the outbound policy or that
+        gave no answer, in the words of every outbound request."""
+        cause = e if isinstance(e, outbound.Refused) else e.__context__
+        if not isinstance(
+            cause, (outbound.Refused, requests.RequestException)
+        ):
+            cause = requests.ConnectionError()
+        # One wording for every outbound request (http's, shared).
+        detail, reason = http._failed(
+            'POST', self.endpoint, cause, purpose='Keystone'
+        )
+        LOG.info('VIM check: %s', reason)
+        return OpenStackError(detail)
 
     def close(self) -> None:
         """Close the connection pool."""

@@ -18,6 +18,7 @@ from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 
+from vnfm.clients import outbound
 from vnfm.clients.openstack.connection import Connection
 from vnfm.clients.openstack.errors import OpenStackError
 from vnfm.clients.openstack.errors import StackFailed
@@ -81,6 +82,12 @@ def _call(what: str, fn: Callable[[], T]) -> T:
         ) from None
     except ks_exc.ClientException as e:
         raise OpenStackError(f'Could not {what}: {e}') from None
+    except outbound.Refused as e:
+        raise OpenStackError(
+            f'Could not {what}: refused by policy: {e.host} resolves to an '
+            'address vnfm does not connect to ([outbound] '
+            'vim_allowed_networks).'
+        ) from None
 
 
 class NotFound(OpenStackError):

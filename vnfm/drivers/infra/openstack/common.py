@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from vnfm.clients import openstack
+from vnfm.clients import outbound
 from vnfm.conf import CONF
 from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
@@ -29,7 +30,7 @@ def heat_for(
 ) -> Iterator[tuple[str, openstack.Heat]]:
     """(vimConnectionId, Heat) of the step's VIM, one session for the step."""
     vim_id, vim = ctx.vim_connection()
-    with openstack.Connection(vim) as conn:
+    with openstack.Connection(vim, outbound.for_vims()) as conn:
         yield vim_id, openstack.Heat(conn)
 
 
