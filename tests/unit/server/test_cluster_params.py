@@ -174,3 +174,22 @@ def test_the_storage_password_is_sealed_and_masked_too(client):
     assert 'storage-pw' not in json.dumps(db.op_get(op_id)['operation_params'])
     shown = client.lcm('GET', f'/vnf_lcm_op_occs/{op_id}')
     assert 'storage-pw' not in shown.text
+
+
+def test_the_reproduced_mount_to_injection_is_a_400(client, rpc):
+    # It passed validation and ran 'touch' as root on the storage VM.
+    inst = _instance()
+    params = with_storage()
+    storage = params['k8s_cluster_installation_param']['storage_server']
+    storage['cinder_volume_setup_params'][0]['mount_to'] = (
+        '/volume$(touch${IFS}/tmp/pwned)'
+    )
+    body = {'flavourId': 'cluster_install', 'additionalParams': params}
+    resp = client.lcm('POST', _path(inst), body)
+    assert resp.status_int == 400
+    assert json_of(resp)['detail'].startswith(
+        'additionalParams/k8s_cluster_installation_param/storage_server/'
+        'cinder_volume_setup_params/0/mount_to: must be an absolute '
+    )
+    assert rpc.calls == []
+    assert db.op_list({'vnf_instance_id': inst['id']}) == []
