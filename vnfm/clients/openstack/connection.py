@@ -33,6 +33,8 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import generic
 from keystoneauth1.identity import v3
 
+from vnfm.clients import bounded
+from vnfm.clients import deadlines
 from vnfm.clients import outbound
 from vnfm.clients.openstack.errors import BadVimConnection
 from vnfm.clients.openstack.errors import OpenStackError
@@ -149,7 +151,11 @@ class Connection:
                 f'http(s):// URL of Keystone (got {self.endpoint!r}).'
             )
         self.region = access.get('region') or None
-        http = outbound.session(policy) if policy else requests.Session()
+        http = bounded.bound(
+            outbound.session(policy) if policy else requests.Session(),
+            CONF.openstack.request_timeout,
+            'OpenStack',
+        )
         self._counter = Counter(_identity_root(self.endpoint))
         http.hooks['response'].append(self._counter)
         self.session = ks_session.Session(
@@ -157,7 +163,8 @@ class Connection:
             verify=_verify(iface),
             session=http,
         )
-        # (connect, read): keystoneauth hands its timeout to requests as is.
+        # (connect, read): keystoneauth hands its timeout to requests as is;
+        # ``bounded`` limits each request to request_timeout in all.
         self.session.timeout = (  # type: ignore[assignment]
             CONF.openstack.connect_timeout,
             CONF.openstack.request_timeout,
@@ -182,6 +189,10 @@ class Connection:
         except ks_exc.ClientException as e:
             raise OpenStackError(
                 f'Keystone at {self.endpoint} cannot be used: {e}'
+            ) from None
+        except deadlines.CallFailed as e:
+            raise OpenStackError(
+                f'Keystone at {self.endpoint} cannot be used: {e.detail}'
             ) from None
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 
+from vnfm.clients import deadlines
 from vnfm.clients.openstack.connection import Connection
 from vnfm.clients.openstack.errors import OpenStackError
 from vnfm.clients.openstack.errors import StackFailed
@@ -81,6 +82,8 @@ def _call(what: str, fn: Callable[[], T]) -> T:
         ) from None
     except ks_exc.ClientException as e:
         raise OpenStackError(f'Could not {what}: {e}') from None
+    except deadlines.CallTimedOut as e:
+        raise OpenStackError(f'Could not {what}: {e.detail}') from None
 
 
 class NotFound(OpenStackError):
