@@ -154,6 +154,9 @@ def remaining() -> float | None:
 
 @contextlib.contextmanager
 def _entered(scope: Scope) -> Iterator[Scope]:
+    """Make ``scope`` the one in force; a call's failure (or its result
+    after it tripped) becomes the scope's error. An op's scope (no
+    deadline of its own) leaves its calls' errors as they are."""
     cause = scope.parent.cause() if scope.parent else None
     if cause is not None:
         raise scope.error(cause)
@@ -163,13 +166,13 @@ def _entered(scope: Scope) -> Iterator[Scope]:
         # A library may take a connection shut under it for the end of
         # the answer: what it read is cut off all the same.
         cause = scope.cause()
-        if cause is not None:
+        if cause is not None and scope.seconds is not None:
             raise scope.error(cause)
     except CallFailed:
         raise
     except Exception:
         cause = scope.cause()
-        if cause is None:
+        if cause is None or scope.seconds is None:
             raise
         raise scope.error(cause) from None
     finally:
