@@ -58,6 +58,9 @@ class Scope:
     )
     deadline: float = float('inf')
     live: bool = True
+    # Whether a failure inside, once tripped, becomes this scope's error
+    # (not for an op's scope: its run records its own errors).
+    judge: bool = True
 
     def chain(self) -> list[Scope]:
         """This scope and its enclosing ones, innermost first."""
@@ -166,13 +169,13 @@ def _entered(scope: Scope) -> Iterator[Scope]:
         # A library may take a connection shut under it for the end of
         # the answer: what it read is cut off all the same.
         cause = scope.cause()
-        if cause is not None and scope.seconds is not None:
+        if cause is not None and scope.judge:
             raise scope.error(cause)
     except CallFailed:
         raise
     except Exception:
         cause = scope.cause()
-        if cause is None or scope.seconds is None:
+        if cause is None or not scope.judge:
             raise
         raise scope.error(cause) from None
     finally:
@@ -185,15 +188,19 @@ def _entered(scope: Scope) -> Iterator[Scope]:
 
 
 @contextlib.contextmanager
-def scope(seconds: float, what: str) -> Iterator[Scope]:
+def scope(seconds: float | None, what: str) -> Iterator[Scope]:
     """Run an external call (``what``, for messages) for at most
-    ``seconds`` in all; CallTimedOut when it is cut off."""
+    ``seconds`` in all; CallTimedOut when it is cut off. ``seconds`` None:
+    a wait with a deadline of its own, that the scopes around it (an
+    enclosing deadline, a FORCEFUL cancel) still end."""
     parent = _current.get()
     call = Scope(what=what, seconds=seconds, parent=parent)
-    call.deadline = time.monotonic() + seconds
+    if seconds is not None:
+        call.deadline = time.monotonic() + seconds
     if parent is not None:
         call.deadline = min(call.deadline, parent.deadline)
-    _WATCHDOG.arm(call)
+    if call.deadline < float('inf'):
+        _WATCHDOG.arm(call)
     with _entered(call):
         yield call
 
@@ -202,7 +209,7 @@ def scope(seconds: float, what: str) -> Iterator[Scope]:
 def for_op(op_id: str) -> Iterator[Scope]:
     """Run the calls of op ``op_id`` so that ``interrupt`` can end them."""
     run = Scope(what=f'operation {op_id}', seconds=None, parent=None)
-    run.op_id = op_id
+    run.op_id, run.judge = op_id, False
     with _lock:
         _ops.setdefault(op_id, set()).add(run)
     try:
