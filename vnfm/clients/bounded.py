@@ -7,12 +7,13 @@ attached to the call scopes in force (``deadlines``), so a scope's
 deadline or a FORCEFUL cancel shuts it down, whatever phase the request is
 in (TLS handshake, headers, body). A requests session is ``bound``: each
 request, body included, runs in a scope of its own; a streamed one whose
-caller reads the body in a scope of its own runs in the caller's.
+caller reads the body in a scope as short runs in the caller's.
 """
 
 from __future__ import annotations
 
 import functools
+import time
 import urllib.parse
 from typing import Any
 
@@ -97,8 +98,13 @@ class _Bounded(requests.adapters.BaseAdapter):
         stream: bool = False,
         **kwargs: Any,
     ) -> requests.Response:
-        if stream and deadlines.current() is not None:
-            # The caller reads the body: its scope bounds the whole.
+        outer = deadlines.current()
+        if (
+            stream
+            and outer
+            and outer.deadline <= time.monotonic() + self.total
+        ):
+            # The caller reads the body in a scope as short: it bounds all.
             return self.inner.send(request, stream=stream, **kwargs)
         what = f'{self.name}: {request.method} {safe_url(request.url or "")}'
         with deadlines.scope(self.total, what):

@@ -147,14 +147,6 @@ def current() -> Scope | None:
     return _current.get()
 
 
-def remaining() -> float | None:
-    """Seconds left to the soonest deadline in force; None if none."""
-    scope = _current.get()
-    if scope is None or scope.deadline == float('inf'):
-        return None
-    return max(scope.deadline - time.monotonic(), 0.0)
-
-
 @contextlib.contextmanager
 def _entered(scope: Scope) -> Iterator[Scope]:
     """Make ``scope`` the one in force; a call's failure (or its result
@@ -185,6 +177,9 @@ def _entered(scope: Scope) -> Iterator[Scope]:
             for outer in scope.chain()[1:]:
                 for key in scope.closers:
                     outer.closers.pop(key, None)
+            # The watchdog keeps the scope until its deadline: not what
+            # it used.
+            scope.closers.clear()
 
 
 @contextlib.contextmanager

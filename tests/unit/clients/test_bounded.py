@@ -9,7 +9,9 @@ from __future__ import annotations
 import time
 
 import pytest
+import requests
 
+from vnfm.clients import bounded
 from vnfm.clients import deadlines
 from vnfm.clients import openstack
 
@@ -59,3 +61,17 @@ def test_a_trickled_body_is_cut_off_too(
         CALLS['kubernetes'](trickling_body, keystone)
     assert time.monotonic() - started < TOTAL + SLACK
     assert f'no complete answer within {TOTAL:g} s' in caught.value.detail
+
+
+def test_a_streamed_request_inside_an_op_still_has_its_deadline(
+    trickling_http: Peer,
+) -> None:
+    http = bounded.bound(requests.Session(), TOTAL, 'probe')
+    started = time.monotonic()
+    with (
+        deadlines.for_op('op-stream'),  # no deadline of its own
+        pytest.raises(deadlines.CallTimedOut) as caught,
+    ):
+        http.get(trickling_http.url, stream=True)
+    assert time.monotonic() - started < TOTAL + SLACK
+    assert caught.value.detail.startswith('probe: GET http://127.0.0.1:')

@@ -122,4 +122,4 @@ def test_interrupt_ends_the_waiting_call_of_that_op_only(pair) -> None:
 
 def test_without_a_scope_nothing_is_attached(pair) -> None:
     deadlines.attach(lambda: pytest.fail('closed outside any call'))
-    assert deadlines.remaining() is None
+    assert deadlines.current() is None
