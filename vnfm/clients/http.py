@@ -26,6 +26,8 @@ from typing import TypeVar
 import requests
 from urllib3.util import Timeout as UrlTimeout
 
+from vnfm.clients import bounded
+from vnfm.clients import deadlines
 from vnfm.clients import outbound
 
 _CHUNK = 64 * 1024
@@ -64,15 +66,22 @@ def download(
     """
     allowed = {s.lower() for s in allowed_schemes}
     deadline = time.monotonic() + timeout
-    with outbound.session(policy) as http:
-        for _hop in range(_MAX_REDIRECTS + 1):
-            _check_target(url, allowed)
-            target = _get(http, url, auth, deadline, max_size, timeout)
-            if isinstance(target, bytes):
-                return target
-            if _host(target) != _host(url):
-                auth = None  # credentials stay with their host
-            url = target
+    first = url
+    try:
+        with (
+            deadlines.scope(timeout, f'GET {_safe(url)}'),
+            bounded.bound(outbound.session(policy), timeout, 'GET') as http,
+        ):
+            for _hop in range(_MAX_REDIRECTS + 1):
+                _check_target(url, allowed)
+                target = _get(http, url, auth, deadline, max_size, timeout)
+                if isinstance(target, bytes):
+                    return target
+                if _host(target) != _host(url):
+                    auth = None  # credentials stay with their host
+                url = target
+    except deadlines.CallFailed:
+        raise DownloadError(_too_slow(first, timeout)) from None
     raise DownloadError(
         f'GET {_safe(url)}: more than {_MAX_REDIRECTS} redirects.'
     )
@@ -149,10 +158,12 @@ def _read(
         if len(body) > max_size:
             raise DownloadError(_too_large(url, max_size))
         if time.monotonic() > deadline:
-            raise DownloadError(
-                f'GET {_safe(url)} took longer than {timeout:.0f}s.'
-            )
+            raise DownloadError(_too_slow(url, timeout))
     return bytes(body)
+
+
+def _too_slow(url: str, timeout: float) -> str:
+    return f'GET {_safe(url)} took longer than {timeout:g} s.'
 
 
 def _too_large(url: str, max_size: int) -> str:
@@ -173,7 +184,7 @@ def _safe(url: str) -> str:
 def _failed(
     method: str,
     url: str,
-    error: requests.RequestException | outbound.Refused,
+    error: requests.RequestException | outbound.Refused | Exception,
     timeout: float | None = None,
     purpose: str = '',
 ) -> tuple[str, str]:
@@ -278,7 +289,9 @@ def _fetch_token(
     _check_scheme(endpoint)
     no_token = f'Token endpoint {_safe(endpoint)} gave no access token.'
     try:
-        with outbound.session(policy) as http:
+        with bounded.bound(
+            outbound.session(policy), _total(timeout), 'token'
+        ) as http:
             resp = http.post(
                 endpoint,
                 data={'grant_type': 'client_credentials'},
@@ -293,7 +306,11 @@ def _fetch_token(
                 verify=verify,
                 allow_redirects=False,
             )
-    except (requests.RequestException, outbound.Refused) as e:
+    except (
+        requests.RequestException,
+        outbound.Refused,
+        deadlines.CallTimedOut,
+    ) as e:
         detail, reason = _failed('POST', endpoint, e, purpose='token')
         raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
@@ -319,6 +336,16 @@ def _fetch_token(
             ),
         ) from None
     return str(token), max(lifetime, 1.0)
+
+
+def _total(timeout: Timeout) -> float:
+    """The seconds ``timeout`` allows a request in all."""
+    if not isinstance(timeout, UrlTimeout):
+        return timeout
+    if isinstance(timeout.total, (int, float)):
+        return float(timeout.total)
+    parts = (timeout.connect_timeout, timeout.read_timeout)
+    return float(sum(p for p in parts if isinstance(p, (int, float))))
 
 
 def _check_scheme(url: str) -> None:
@@ -431,7 +458,9 @@ def post_notification(
         **header,
     }
     try:
-        with outbound.session(policy) as http:
+        with bounded.bound(
+            outbound.session(policy), timeout, 'notification'
+        ) as http:
             resp = http.post(
                 url,
                 data=json.dumps(payload),
@@ -441,7 +470,11 @@ def post_notification(
                 cert=client_cert,
                 allow_redirects=False,
             )
-    except (requests.RequestException, outbound.Refused) as e:
+    except (
+        requests.RequestException,
+        outbound.Refused,
+        deadlines.CallTimedOut,
+    ) as e:
         detail, reason = _failed('POST', url, e)
         raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
@@ -487,7 +520,9 @@ def test_notification_endpoint(
     limit = UrlTimeout(total=left)
     try:
         with (
-            outbound.session(policy) as http,
+            bounded.bound(
+                outbound.session(policy), left, 'callback test'
+            ) as http,
             http.get(
                 url,
                 headers=headers,
@@ -500,7 +535,11 @@ def test_notification_endpoint(
             ) as resp,
         ):
             status = resp.status_code
-    except (requests.RequestException, outbound.Refused) as e:
+    except (
+        requests.RequestException,
+        outbound.Refused,
+        deadlines.CallTimedOut,
+    ) as e:
         detail, reason = _failed('GET', url, e, timeout)
         raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
@@ -514,14 +553,14 @@ def test_notification_endpoint(
         )
 
 
-def _failure(
-    e: requests.RequestException, timeout: float | None = None
-) -> str:
+def _failure(e: Exception, timeout: float | None = None) -> str:
     """What went wrong, in words (``timeout``: the seconds allowed, when
     one number says it); never ``str(e)``, which shows the URL with its
     query."""
     name = type(e).__name__
     within = 'in time' if timeout is None else f'within {timeout:g} s'
+    if isinstance(e, deadlines.CallTimedOut):
+        return f'no complete answer {within} ({name})'
     if isinstance(e, requests.ConnectTimeout):
         return f'no connection {within} ({name})'
     if isinstance(e, requests.Timeout):

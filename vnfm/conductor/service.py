@@ -54,6 +54,7 @@ class ConductorService:
         self.pool = WorkPool(CONF.conductor.workers)
         self.manager = manager.ConductorManager(self.lcm, self.pool)
         self.notifier = Notifier(self.owner)
+        self.syncer = sync.Syncer(infra, CONF.conductor.sync_workers)
         target = oslo_messaging.Target(
             topic=CONF.conductor.topic,
             server=self.host,
@@ -110,6 +111,7 @@ class ConductorService:
         self._stopping.set()
         for thread in self._threads:
             thread.join()
+        self.syncer.stop(0)  # its calls end at their deadlines
         self.notifier.stop()
         # Returns when oslo.messaging's idle dispatch threads notice (~1 s).
         self._server.wait()
@@ -196,8 +198,8 @@ class ConductorService:
 
     def sync(self) -> list[str]:
         """Follow resources the VIMs replaced by themselves (idle
-        instances only)."""
-        return sync.sync_instances(self.lcm.infra)
+        instances only): queue each VIM's sync; the VIMs queued."""
+        return self.syncer.round()
 
     def _submit_op(self, op_id: str) -> bool:
         return manager.submit_op(self.pool, self.lcm, op_id)

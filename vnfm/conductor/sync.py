@@ -7,14 +7,22 @@ instance's ``updated_at`` that also requires, in the same statement, that no
 op occurrence is active on it: an op started (or finished) between the read
 and the write wins, and this round's result is dropped. Every conductor may
 run it; the compare-and-set makes concurrent rounds harmless.
+
+Each VIM's instances are synced in a job of their own (``Syncer``), at most
+``[conductor] sync_workers`` at once, within ``sync_vim_timeout``: a VIM
+that answers slowly holds up neither the others nor later rounds (a VIM
+still being synced is not queued again).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
+from vnfm.clients import deadlines
 from vnfm.common import exceptions
+from vnfm.conductor.workers import WorkPool
 from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.drivers.infra import base as infra_base
@@ -90,13 +98,91 @@ def sync_instance(infra: InfraDrivers, instance: dict) -> bool:
     return True
 
 
-def sync_instances(infra: InfraDrivers) -> list[str]:
-    """Sync every idle INSTANTIATED instance; the ids updated."""
+def _vim_key(instance: dict) -> str:
+    """Which VIM the instance is on: its registered VIMs' ids, else their
+    endpoints."""
+    entries = inputs.vim_connection_info(instance).values()
+    return ','.join(
+        sorted(
+            {
+                str(
+                    e.get('vimId')
+                    or (e.get('interfaceInfo') or {}).get('endpoint')
+                    or ''
+                )
+                for e in entries
+            }
+        )
+    )
+
+
+def idle_by_vim() -> dict[str, list[dict]]:
+    """The idle INSTANTIATED instances, by the VIM they are on."""
     busy = _busy_instances()
-    updated = []
+    out: dict[str, list[dict]] = {}
     for instance in db.instance_list({'instantiation_state': INSTANTIATED}):
-        if instance['id'] in busy:
-            continue
-        if sync_instance(infra, instance):
-            updated.append(instance['id'])
+        if instance['id'] not in busy:
+            out.setdefault(_vim_key(instance), []).append(instance)
+    return out
+
+
+def sync_vim(
+    infra: InfraDrivers, vim: str, instances: list[dict]
+) -> list[str]:
+    """Sync the instances of one VIM within ``sync_vim_timeout``; the ids
+    updated (the rest wait for a later round)."""
+    updated = []
+    seconds = CONF.conductor.sync_vim_timeout
+    try:
+        with deadlines.scope(seconds, f'Sync of VIM {vim}') as call:
+            for instance in instances:
+                if sync_instance(infra, instance):
+                    updated.append(instance['id'])
+                if call.tripped:
+                    break
+    except deadlines.CallFailed as e:
+        LOG.warning('%s', e.detail)
     return updated
+
+
+class Syncer:
+    """The periodic sync of one conductor: a job per VIM, each VIM at most
+    once at a time."""
+
+    def __init__(self, infra: InfraDrivers, workers: int) -> None:
+        self.infra = infra
+        self.pool = WorkPool(workers)
+        self._lock = threading.Lock()
+        self.updated: list[str] = []
+
+    def round(self) -> list[str]:
+        """Queue each VIM's sync unless it still runs; the VIMs queued."""
+        return [
+            vim
+            for vim, instances in idle_by_vim().items()
+            if self.pool.submit(('sync', vim), self._job, vim, instances)
+        ]
+
+    def _job(self, vim: str, instances: list[dict]) -> None:
+        done = sync_vim(self.infra, vim, instances)
+        with self._lock:
+            self.updated += done
+
+    def wait(self, timeout: float) -> bool:
+        """Wait until no VIM is being synced; False at the timeout."""
+        return self.pool.wait_idle(timeout)
+
+    def stop(self, timeout: float) -> bool:
+        """Queue nothing more; let running jobs end for ``timeout`` s."""
+        return self.pool.stop(timeout)
+
+
+def sync_instances(infra: InfraDrivers) -> list[str]:
+    """One whole round: sync every idle INSTANTIATED instance, each VIM's
+    in parallel; the ids updated."""
+    syncer = Syncer(infra, CONF.conductor.sync_workers)
+    syncer.round()
+    while not syncer.wait(CONF.conductor.sync_vim_timeout):
+        continue  # each job ends within its VIM's deadline
+    syncer.stop(0)
+    return syncer.updated

@@ -70,6 +70,22 @@ opts = [
         'finish; those still running then are marked '
         'FAILED_TEMP (retry, rollback or fail them).',
     ),
+    cfg.IntOpt(
+        'sync_workers',
+        default=4,
+        min=1,
+        help='Threads of the periodic sync ([kubernetes] sync_interval): '
+        "each VIM's instances are synced in a job of their own, so a slow "
+        'VIM does not hold up the others.',
+    ),
+    cfg.FloatOpt(
+        'sync_vim_timeout',
+        default=120.0,
+        min=1.0,
+        help='Seconds the periodic sync may spend on the instances of one '
+        'VIM in one round; those not synced by then wait for a later '
+        'round, and a VIM still being synced is not queued again.',
+    ),
 ]
 
 

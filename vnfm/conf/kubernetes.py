@@ -9,8 +9,9 @@ opts = [
         'request_timeout',
         default=30.0,
         min=0.1,
-        help='Seconds one Kubernetes API request may take (connect '
-        'and read); a slower request fails the step.',
+        help='Seconds one Kubernetes API call may take in all (connecting, '
+        'the answer and its body; a watch: until its stream opens); a '
+        'slower call is cut off and fails the step.',
     ),
     cfg.FloatOpt(
         'connect_timeout',

@@ -15,7 +15,9 @@ opts = [
         'request_timeout',
         default=60.0,
         min=0.1,
-        help='Seconds to wait for the answer to one Keystone or Heat request.',
+        help='Seconds one Keystone or Heat request may take in all '
+        '(connecting, the answer and its body): a peer that answers slowly '
+        'is cut off then and the step fails.',
     ),
     cfg.IntOpt(
         'stack_timeout',

@@ -50,7 +50,7 @@ opts = [
         'transfer_timeout',
         default=120.0,
         min=1.0,
-        help='Seconds an SFTP transfer may stall.',
+        help='Seconds one SFTP transfer may take in all.',
     ),
 ]
 

@@ -5,15 +5,17 @@ vnfm-api records the request in the op (``is_cancel_pending``,
 ``cancel_mode``); no message has to reach the right conductor. The run
 looks at the op before each step (and each rollback action): GRACEFUL
 stops there. FORCEFUL also has the holder's cancel poller kill the hook
-subprocess running now, so the op fails at once. Either way the op ends
-FAILED_TEMP, with an error saying it was cancelled; retry and rollback
-work as after any failure.
+subprocess running now and shut the connection of the external call the op
+waits for (Keystone, Heat, Kubernetes, SSH), so the op fails at once.
+Either way the op ends FAILED_TEMP, with an error saying it was cancelled;
+retry and rollback work as after any failure.
 """
 
 from __future__ import annotations
 
 import logging
 
+from vnfm.clients import deadlines
 from vnfm.common import exceptions
 from vnfm.db import api as db
 from vnfm.drivers import processes
@@ -60,9 +62,9 @@ def as_cancelled(
 
 
 def kill_forceful(owner: str) -> int:
-    """Kill the running hooks of the ops ``owner`` (this conductor process)
-    holds that have a FORCEFUL cancel pending; how many were killed (the
-    cancel poller)."""
+    """Kill the running hooks and end the waiting external calls of the
+    ops ``owner`` (this conductor process) holds that have a FORCEFUL
+    cancel pending; how many were ended (the cancel poller)."""
     killed = 0
     for op in db.op_list(
         {
@@ -74,9 +76,14 @@ def kill_forceful(owner: str) -> int:
         columns=['id'],
     ):
         n = processes.kill(op['id'])
-        if n:
+        calls = deadlines.interrupt(op['id'])
+        if n or calls:
             LOG.info(
-                'Op %s: FORCEFUL cancel killed %d running hook(s)', op['id'], n
+                'Op %s: FORCEFUL cancel killed %d running hook(s) and ended '
+                '%d waiting call(s)',
+                op['id'],
+                n,
+                calls,
             )
-        killed += n
+        killed += n + calls
     return killed

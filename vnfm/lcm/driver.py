@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 
+from vnfm.clients import deadlines
 from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
@@ -100,7 +101,8 @@ class LcmDriver:
 
     def start(self, op_id: str) -> None:
         """Claim the op if nobody has it and run what its state calls for."""
-        with self._in_worker(op_id):
+        # A FORCEFUL cancel ends the external call the op waits for.
+        with self._in_worker(op_id), deadlines.for_op(op_id):
             self._start(op_id)
 
     def _start(self, op_id: str) -> None:

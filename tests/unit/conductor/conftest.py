@@ -1,4 +1,5 @@
 from ..clients.connects import connects  # noqa: F401
+from ..clients.peers import trickling_http  # noqa: F401
 from ..clients.webserver import web  # noqa: F401
 from ..lcm.fixtures import conf  # noqa: F401
 from ..lcm.fixtures import db_url  # noqa: F401

@@ -167,6 +167,27 @@ def test_call_check_vim_answers_why_keystone_is_unusable(bus):
     )
 
 
+def test_check_vim_of_a_trickling_keystone_answers_within_the_deadline(
+    bus, trickling_http, conf
+):
+    conf('request_timeout', 1.0, group='openstack')
+    client, _ = bus
+    vim = {
+        'type': 'openstack',
+        'auth_url': f'{trickling_http.url}/v3',
+        'vim_project': {'name': 'demo'},
+        'auth_cred': crypto.encrypt({'username': 'u', 'password': 'pw'}),
+        'extra': {},
+    }
+    started = time.monotonic()
+
+    detail = client.check_vim(context.get_admin_context(), vim)
+
+    assert time.monotonic() - started < 1.0 + 2.0
+    assert detail.startswith(f'Keystone at {trickling_http.url}/v3 cannot')
+    assert 'no complete answer within 1 s' in detail
+
+
 def test_stop_lets_running_op_finish(bus):
     client, service = bus
     inst = new_instance(onboarded_package())

@@ -4,15 +4,21 @@ instance with an operation in progress is never changed."""
 from __future__ import annotations
 
 import copy
+import threading
+import time
 
 import pytest
+import requests
 
+from vnfm.clients import bounded
 from vnfm.common import exceptions
 from vnfm.conductor import sync
+from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.drivers.infra.noop.driver import NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 
+from ..lcm.fixtures import NOOP_VIM
 from ..lcm.fixtures import instantiate_params
 from ..lcm.fixtures import instantiated
 from ..lcm.fixtures import new_instance
@@ -220,3 +226,99 @@ def test_instance_being_instantiated_is_not_looked_at(package, infra, driver):
     # Instantiating (op active): not synced.
     assert sync.sync_instances(infra) == []
     assert driver.synced == []
+
+
+class AskingDriver(NoopInfraDriver):
+    """Syncs by asking each instance's VIM (a real HTTP call, bounded as
+    every client's is), then reports its first VNFC replaced."""
+
+    def sync(self, ctx):
+        _, vim = ctx.vim_connection()
+        with bounded.bound(
+            requests.Session(), CONF.openstack.request_timeout, 'VIM'
+        ) as http:
+            http.get(vim['interfaceInfo']['endpoint'])
+        info = copy.deepcopy(ctx.vnf_instance['instantiatedVnfInfo'])
+        info['vnfcResourceInfo'][0]['computeResource']['resourceId'] = (
+            'replaced-by-vim'
+        )
+        return info
+
+
+def _on_vim(package, name: str, endpoint: str) -> dict:
+    """An instance instantiated on its own VIM at ``endpoint``."""
+    vim = {
+        'vim1': {
+            'vimId': f'vim-{name}',
+            'vimType': NOOP_VIM['vim1']['vimType'],
+            'interfaceInfo': {'endpoint': endpoint},
+            'accessInfo': {'password': 'secret-pw'},
+        }
+    }
+    return instantiated(package, vimConnectionInfo=vim)
+
+
+def _replaced(instance_id: str) -> bool:
+    return _vnfcs(instance_id)[0][1] == 'replaced-by-vim'
+
+
+@pytest.fixture
+def two_vims(package, trickling_http, web, conf):
+    """A VIM that trickles its answers, then one that answers at once."""
+    conf('request_timeout', 30.0, group='openstack')
+    web.routes['/'] = (200, {}, b'{}')
+    slow = _on_vim(package, 'slow', trickling_http.url + '/')
+    fast = _on_vim(package, 'fast', web.base + '/')
+    return slow, fast, InfraDrivers({'noop': AskingDriver()})
+
+
+def test_a_slow_vim_does_not_hold_up_the_sync_of_another(
+    two_vims, trickling_http
+):
+    slow, fast, infra = two_vims
+    round_ = threading.Thread(
+        target=sync.sync_instances, args=(infra,), daemon=True
+    )
+    round_.start()
+
+    _until(lambda: _replaced(fast['id']))
+
+    assert trickling_http.accepted == 1  # the slow VIM is still answering
+    assert not _replaced(slow['id'])
+
+
+def test_a_slow_vim_is_given_up_at_its_deadline(two_vims, conf):
+    slow, fast, infra = two_vims
+    conf('sync_vim_timeout', 1.0, group='conductor')
+    started = time.monotonic()
+
+    assert sync.sync_instances(infra) == [fast['id']]
+
+    assert time.monotonic() - started < 1.0 + 2.0
+    assert not _replaced(slow['id'])
+
+
+def _until(done, seconds: float = 5.0) -> None:
+    """Poll ``done()`` until true; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, 'not in time'
+        time.sleep(0.02)
+
+
+def test_a_vim_still_being_synced_is_not_queued_again(
+    two_vims, trickling_http, conf
+):
+    slow, fast, infra = two_vims
+    syncer = sync.Syncer(infra, workers=4)
+
+    first = syncer.round()  # returns at once: the jobs run meanwhile
+    _until(lambda: fast['id'] in syncer.updated)
+    second = syncer.round()
+
+    assert sorted(first) == ['vim-fast', 'vim-slow']
+    assert second == ['vim-fast']  # vim-slow is still answering
+    assert trickling_http.accepted == 1
+    trickling_http.stop()  # the slow VIM's call ends
+    assert syncer.wait(5)
+    syncer.stop(0)

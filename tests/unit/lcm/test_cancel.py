@@ -3,6 +3,10 @@ next step boundary, FORCEFUL by killing the running hook."""
 
 from __future__ import annotations
 
+import threading
+import time
+
+from vnfm.clients import openstack
 from vnfm.db import api as db
 from vnfm.drivers.infra.noop.driver import NoopInfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
@@ -12,6 +16,7 @@ from vnfm.lcm import cancel
 from vnfm.lcm.driver import LcmDriver
 
 from .fixtures import instantiated
+from .fixtures import new_op
 from .fixtures import onboarded_package
 from .fixtures import run_op
 from .fixtures import user_retries
@@ -134,3 +139,57 @@ def test_poller_kills_the_hooks_of_forceful_cancels_it_holds(
     db.op_update(op['id'], {'cancel_mode': 'FORCEFUL'})
     assert cancel.kill_forceful('c2') == 0  # not c2's op
     assert cancel.kill_forceful('c1') == 1 and killed == [op['id']]
+
+
+class WaitingOnKeystone(NoopInfraDriver):
+    """Scales by asking a Keystone that trickles its answer."""
+
+    keystone_url = ''
+
+    def scale(self, ctx):
+        vim = {
+            'interfaceInfo': {'endpoint': f'{self.keystone_url}/v3'},
+            'accessInfo': {'username': 'u', 'password': 'p', 'project': 'p'},
+        }
+        with openstack.Connection(vim) as conn:
+            conn.authenticate()
+        return super().scale(ctx)
+
+
+def test_forceful_cancel_ends_the_call_the_op_waits_for(
+    db_url, hook_record, trickling_http, conf
+):
+    conf('request_timeout', 60.0, group='openstack')
+    inst = instantiated(onboarded_package())
+    noop = WaitingOnKeystone()
+    noop.keystone_url = trickling_http.url
+    lcm = _lcm(noop)
+    op = new_op(inst, 'SCALE', SCALE_OUT)
+    worker = threading.Thread(target=lcm.start, args=(op['id'],))
+    worker.start()
+    _until(lambda: trickling_http.accepted)  # the op waits on Keystone
+    db.op_update(
+        op['id'], {'is_cancel_pending': True, 'cancel_mode': 'FORCEFUL'}
+    )
+    started = time.monotonic()
+
+    assert cancel.kill_forceful('c1') == 1  # the poller's round
+
+    worker.join(5)
+    assert not worker.is_alive(), 'the op still waits on Keystone'
+    assert time.monotonic() - started < 5
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'FAILED_TEMP'
+    assert op['error']['title'] == 'Cancelled'
+    detail = op['error']['detail']
+    assert detail.startswith('Cancelled (FORCEFUL)')
+    assert 'interrupted by a FORCEFUL cancel' in detail
+    assert trickling_http.url.removeprefix('http://') in detail
+
+
+def _until(done, seconds: float = 10.0) -> None:
+    """Poll ``done()`` until true; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, 'not in time'
+        time.sleep(0.01)

@@ -19,6 +19,7 @@ from kubernetes.dynamic import DynamicClient
 from kubernetes.dynamic import exceptions as dyn_exc
 from kubernetes.dynamic.resource import Resource
 
+from vnfm.clients import deadlines
 from vnfm.clients.kubernetes import errors
 from vnfm.clients.kubernetes.connection import Connection
 from vnfm.clients.kubernetes.connection import discovery_cache_file
@@ -67,9 +68,15 @@ class KubeClient:
         return self.conn.endpoint
 
     def call(self, what: str, fn: Callable[[], T]) -> T:
-        """Run ``fn``; API, TLS and connection errors name ``what``."""
+        """Run ``fn`` within ``[kubernetes] request_timeout`` in all
+        (CallTimedOut after); API, TLS and connection errors name
+        ``what``."""
         try:
-            return fn()
+            with deadlines.scope(
+                CONF.kubernetes.request_timeout,
+                f'Kubernetes API {self.endpoint}: {what}',
+            ):
+                return fn()
         except dyn_exc.ResourceNotFoundError as e:
             raise errors.KubernetesNotFound(
                 f'Kubernetes API: {what}: the cluster does not serve it ({e}).'
@@ -79,6 +86,13 @@ class KubeClient:
         except urllib3.exceptions.HTTPError as e:
             raise errors.KubernetesUnreachable(
                 f'Kubernetes API {self.endpoint}: {what}: {_reason(e)}'
+            ) from None
+        except ValueError:
+            # The client's own reading of an answer that is not the API's
+            # (not JSON, not HTTP at all).
+            raise errors.KubernetesUnreachable(
+                f'Kubernetes API {self.endpoint}: {what}: the server did not '
+                'answer as a Kubernetes API server does.'
             ) from None
 
     @property

@@ -11,8 +11,10 @@ vimConnectionInfo (vimType ``ETSINFV.KUBERNETES.V_1``) fields used:
 * ``accessInfo.bearer_token``, or ``accessInfo.username`` + ``password``, or
   ``accessInfo.client_cert`` + ``client_key`` (PEM text).
 
-Every request carries a timeout from ``[kubernetes]``; ``requests`` counts
-the HTTP requests made (discovery included), for benchmarks.
+Every request carries a timeout from ``[kubernetes]``, and its connection
+answers to the call scopes in force (``deadlines``: ``KubeClient.call``
+bounds each call in all); ``requests`` counts the HTTP requests made
+(discovery included), for benchmarks.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 from kubernetes import client as k8s_client
 
+from vnfm.clients import bounded
 from vnfm.clients.kubernetes.errors import BadVimConnection
 from vnfm.conf import CONF
 
@@ -45,6 +48,7 @@ class CountingApiClient(k8s_client.ApiClient):
         timeout: tuple[float, float],
     ) -> None:
         super().__init__(configuration)
+        bounded.guard(self.rest_client.pool_manager)
         self.default_timeout = timeout
         self.requests = 0
         self._count_lock = threading.Lock()

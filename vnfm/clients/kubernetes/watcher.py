@@ -18,6 +18,7 @@ from typing import Any
 
 import urllib3
 
+from vnfm.clients import deadlines
 from vnfm.clients.kubernetes import errors
 from vnfm.clients.kubernetes.client import KubeClient
 from vnfm.clients.kubernetes.client import events
@@ -186,10 +187,26 @@ class Informer:
     ) -> None:
         """Block until ``predicate()`` says done; it may raise to fail fast.
 
-        DeadlineExceeded names ``what`` and the predicate's last reason.
+        DeadlineExceeded names ``what`` and the predicate's last reason;
+        a FORCEFUL cancel of the op ends the wait at once.
         """
+        with deadlines.scope(None, f'Kubernetes: waiting for {what}'):
+            deadlines.attach(self._wake)
+            self._wait(predicate, deadline, what)
+
+    def _wake(self) -> None:
+        with self._cond:
+            self._cond.notify_all()
+
+    def _wait(
+        self,
+        predicate: Callable[[], tuple[bool, str]],
+        deadline: float,
+        what: str,
+    ) -> None:
         with self._cond:
             while True:
+                deadlines.check()
                 if self._error is not None:
                     raise self._error
                 done, why = predicate()

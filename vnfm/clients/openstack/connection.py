@@ -35,6 +35,8 @@ from keystoneauth1.identity import generic
 from keystoneauth1.identity import v3
 
 from vnfm.clients import http
+from vnfm.clients import bounded
+from vnfm.clients import deadlines
 from vnfm.clients import outbound
 from vnfm.clients.openstack.errors import BadVimConnection
 from vnfm.clients.openstack.errors import OpenStackError
@@ -152,7 +154,11 @@ class Connection:
                 f'http(s):// URL of Keystone (got {self.endpoint!r}).'
             )
         self.region = access.get('region') or None
-        http = outbound.session(policy) if policy else requests.Session()
+        http = bounded.bound(
+            outbound.session(policy) if policy else requests.Session(),
+            CONF.openstack.request_timeout,
+            'OpenStack',
+        )
         self._counter = Counter(_identity_root(self.endpoint))
         http.hooks['response'].append(self._counter)
         self.session = ks_session.Session(
@@ -160,7 +166,8 @@ class Connection:
             verify=_verify(iface),
             session=http,
         )
-        # (connect, read): keystoneauth hands its timeout to requests as is.
+        # (connect, read): keystoneauth hands its timeout to requests as is;
+        # ``bounded`` limits each request to request_timeout in all.
         self.session.timeout = (  # type: ignore[assignment]
             CONF.openstack.connect_timeout,
             CONF.openstack.request_timeout,
@@ -193,6 +200,10 @@ class Connection:
             raise OpenStackError(
                 f'Keystone at {self.endpoint} {said}: it cannot be used as '
                 "the VIM's identity service."
+            ) from None
+        except deadlines.CallFailed as e:
+            raise OpenStackError(
+                f'Keystone at {self.endpoint} cannot be used: {e.detail}'
             ) from None
 
     def _no_answer(

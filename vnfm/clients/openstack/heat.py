@@ -19,6 +19,7 @@ from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 
 from vnfm.clients import outbound
+from vnfm.clients import deadlines
 from vnfm.clients.openstack.connection import Connection
 from vnfm.clients.openstack.errors import OpenStackError
 from vnfm.clients.openstack.errors import StackFailed
@@ -88,6 +89,8 @@ def _call(what: str, fn: Callable[[], T]) -> T:
             'address vnfm does not connect to ([outbound] '
             'vim_allowed_networks).'
         ) from None
+    except deadlines.CallTimedOut as e:
+        raise OpenStackError(f'Could not {what}: {e.detail}') from None
 
 
 class NotFound(OpenStackError):

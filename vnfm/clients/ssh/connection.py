@@ -11,6 +11,7 @@ import time
 
 import paramiko
 
+from vnfm.clients import deadlines
 from vnfm.clients import outbound
 from vnfm.clients.ssh.model import AuthenticationFailed
 from vnfm.clients.ssh.model import HostKeyChanged
@@ -71,7 +72,13 @@ def _changed(target: Target, key: paramiko.PKey) -> HostKeyChanged:
 
 def _transient(error: BaseException) -> bool:
     """Whether ``error`` is what a VM that is still booting causes."""
-    if isinstance(error, (TimeoutError, ConnectionError, EOFError)):
+    transient = (
+        TimeoutError,
+        ConnectionError,
+        EOFError,
+        deadlines.CallTimedOut,
+    )
+    if isinstance(error, transient):
         return True
     if isinstance(error, paramiko.SSHException) and not isinstance(
         error, (paramiko.AuthenticationException, paramiko.BadHostKeyException)
@@ -115,7 +122,11 @@ def connect(
         attempt += 1
         try:
             return _attempt(target, policy, timeouts, pkey, keys)
-        except (HostKeyChanged, AuthenticationFailed):
+        except (
+            HostKeyChanged,
+            AuthenticationFailed,
+            deadlines.CallInterrupted,
+        ):
             raise
         except outbound.Refused as e:
             raise SshError(str(e)) from None
@@ -143,7 +154,23 @@ def _attempt(
     pkey: paramiko.PKey | None,
     keys: list[paramiko.PKey],
 ) -> Session:
-    sock = _socket(target, policy, timeouts)
+    what = f'{target.host}:{target.port}: SSH login'
+    # paramiko's banner and auth timeouts restart at each byte: the
+    # attempt as a whole has a deadline (the socket is shut at it).
+    total = timeouts.connect + timeouts.banner + timeouts.auth
+    with deadlines.scope(total, what):
+        sock = _socket(target, policy, timeouts)
+        deadlines.attach(lambda: deadlines.shut(sock))
+        return _login(target, timeouts, pkey, keys, sock)
+
+
+def _login(
+    target: Target,
+    timeouts: Timeouts,
+    pkey: paramiko.PKey | None,
+    keys: list[paramiko.PKey],
+    sock: socket.socket,
+) -> Session:
     client = paramiko.SSHClient()
     name = _host_key_name(target)
     for key in keys:

@@ -3,13 +3,16 @@ through sudo, and SFTP."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import select
 import shlex
 import time
+from collections.abc import Iterator
 
 import paramiko
 
+from vnfm.clients import deadlines
 from vnfm.clients.ssh.model import OUTPUT_CAP
 from vnfm.clients.ssh.model import STDERR_TAIL
 from vnfm.clients.ssh.model import CommandFailed
@@ -80,17 +83,25 @@ class Session:
         wrapped, stdin = self._wrap(command, limit, stdin, as_root)
         LOG.info('%s: %s', self.target.host, step)
         start = time.monotonic()
-        chan = self._open(step, limit)
+        # The VM answers a channel and exec request at once; the command
+        # itself has its limit (and the grace to kill it) after that.
+        chan = None
         try:
-            chan.exec_command(wrapped)
-            if stdin is not None:
-                chan.sendall(
-                    stdin.encode() if isinstance(stdin, str) else stdin
+            with self._bounded(f'starting {step}', self.timeouts.connect):
+                chan = self._open(step, limit)
+                chan.exec_command(wrapped)
+            with self._bounded(step, limit + _KILL_GRACE + 5):
+                if stdin is not None:
+                    chan.sendall(
+                        stdin.encode() if isinstance(stdin, str) else stdin
+                    )
+                chan.shutdown_write()
+                code, out, err = _collect(
+                    chan, start + limit + _KILL_GRACE + 5
                 )
-            chan.shutdown_write()
-            code, out, err = _collect(chan, start + limit + _KILL_GRACE + 5)
         finally:
-            chan.close()
+            if chan is not None:
+                chan.close()
         result = Result(code, out.decode(errors='replace'), self._tail(err))
         elapsed = time.monotonic() - start
         LOG.debug(
@@ -134,6 +145,19 @@ class Session:
             raise ValueError('as_root with a password takes no stdin')
         return f"sudo -S -p '' {line}", self.target.password + '\n'
 
+    @contextlib.contextmanager
+    def _bounded(self, step: str, seconds: float) -> Iterator[None]:
+        """Run ``step`` within ``seconds`` in all: the connection is shut
+        at the deadline or at a FORCEFUL cancel (it is of no use after)."""
+        transport = self._client.get_transport()
+        sock = getattr(transport, 'sock', None)
+        try:
+            with deadlines.scope(seconds, f'{self.target.host}: {step}'):
+                deadlines.attach(lambda: deadlines.shut(sock))
+                yield
+        except deadlines.CallTimedOut as e:
+            raise SshError(e.detail) from None
+
     def _open(self, step: str, limit: float) -> paramiko.Channel:
         transport = self._client.get_transport()
         if transport is None or not transport.is_active():
@@ -148,7 +172,10 @@ class Session:
         self, data: bytes, remote_path: str, step: str, mode: int = 0o600
     ) -> None:
         """Write ``data`` to ``remote_path`` on the VM (created ``mode``)."""
-        with self._sftp(step) as sftp:
+        with (
+            self._bounded(step, self.timeouts.transfer),
+            self._sftp(step) as sftp,
+        ):
             try:
                 with sftp.open(remote_path, 'wb') as f:
                     f.chmod(mode)
@@ -160,7 +187,10 @@ class Session:
         self, remote_path: str, step: str, limit: int = OUTPUT_CAP
     ) -> bytes:
         """The content of ``remote_path`` on the VM (at most ``limit``)."""
-        with self._sftp(step) as sftp:
+        with (
+            self._bounded(step, self.timeouts.transfer),
+            self._sftp(step) as sftp,
+        ):
             try:
                 with sftp.open(remote_path, 'rb') as f:
                     data = f.read(limit + 1)
@@ -208,7 +238,8 @@ def _collect(
     chan: paramiko.Channel, deadline: float
 ) -> tuple[int, bytes, bytes]:
     """Read stdout and stderr until the command exits; (status, out, err).
-    Status -1 when the local deadline passed first."""
+    Status -1 when the local deadline passed first (or the connection
+    ended: paramiko then reports no status)."""
     out, err = bytearray(), bytearray()
     while True:
         _drain(chan, out, err)

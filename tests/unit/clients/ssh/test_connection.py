@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import subprocess
+import time
 from pathlib import Path
 
 import paramiko
@@ -14,6 +15,8 @@ import pytest
 from vnfm.clients import outbound
 from vnfm.clients import ssh
 from vnfm.clients.ssh import connection
+
+from ..peers import Peer
 
 
 def test_fingerprint_is_what_ssh_keygen_prints(tmp_path: Path) -> None:
@@ -119,3 +122,36 @@ def test_host_key_changed_names_both_fingerprints(tmp_path: Path) -> None:
     assert ssh.fingerprint(old) in error.detail
     assert ssh.fingerprint(ssh.key_line(new)) in error.detail
     assert '192.0.2.3' in error.detail
+
+
+@pytest.mark.parametrize('kind', ['trickling_banner', 'garbage'])
+def test_an_ssh_server_that_trickles_or_lies_ends_the_login_in_time(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    peer = request.getfixturevalue(kind)
+    # Each timeout alone would restart at every byte the server trickles.
+    timeouts = ssh.Timeouts(connect=0.5, banner=0.5, auth=0.5, boot=0)
+    target = ssh.Target('127.0.0.1', 'u', port=peer.port, password='p')
+    started = time.monotonic()
+    with pytest.raises(ssh.SshError) as caught:
+        ssh.connect(target, outbound.Policy(), timeouts)
+    assert time.monotonic() - started < 1.5 + 2.0
+    assert '127.0.0.1' in caught.value.detail
+    assert peer.accepted == 1
+
+
+def test_a_command_the_server_never_answers_ends_in_time(
+    stalling_sshd: Peer,
+) -> None:
+    timeouts = ssh.Timeouts(connect=1.0, banner=1.0, auth=1.0, boot=0)
+    target = ssh.Target(
+        '127.0.0.1', 'u', port=stalling_sshd.port, password='p'
+    )
+    with ssh.connect(target, outbound.Policy(), timeouts) as session:
+        started = time.monotonic()
+        with pytest.raises(ssh.SshError) as caught:
+            session.run('true', 'check the VM', timeout=1)
+    assert time.monotonic() - started < 1.0 + 2.0
+    assert caught.value.detail == (
+        '127.0.0.1: starting check the VM: no complete answer within 1 s.'
+    )
