@@ -69,6 +69,19 @@ def sol_vim_type(vim_type: Any) -> Any:
     return vim_type
 
 
+def destination(vim: dict) -> tuple:
+    """Where a VIM's credentials go and how that endpoint is trusted (a VIM
+    with ``auth_cred`` in clear): URL, CA, verification, token URL."""
+    cred = vim.get('auth_cred') or {}
+    return (
+        vim.get('auth_url'),
+        cred.get('ssl_ca_cert'),
+        flag(cred.get('cert_verify', 'True')),
+        cred.get('oidc_token_url'),
+        flag((vim.get('extra') or {}).get(SKIP_TLS_VERIFY)),
+    )
+
+
 def credentials(row: dict) -> dict:
     """The decrypted auth_cred of a VIM row."""
     return crypto.decrypt(row['auth_cred']) if row.get('auth_cred') else {}

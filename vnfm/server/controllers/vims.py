@@ -220,12 +220,36 @@ def _updated(row: dict, body: dict) -> dict:
     return vim
 
 
+def _check_moved(row: dict, vim: dict, body: dict) -> None:
+    """400 when an update sends the stored secrets to another place (URL,
+    CA, certificate verification, token URL) without giving them again:
+    whoever sees only ``***`` must not learn them there."""
+    if vim_obj.destination(vim) == vim_obj.destination(_updated(row, {})):
+        return
+    given = body.get('auth_cred') or {}
+    stale = sorted(
+        k
+        for k in vim['auth_cred']
+        if k not in vim_obj.PUBLIC_CRED_KEYS
+        and given.get(k) in (None, vim_obj.TACKER_MASK)
+    )
+    if stale:
+        raise exceptions.BadRequest(
+            f'VIM {row["id"]}: this change sends its credentials to another '
+            f'endpoint or trusts it differently, so give them again: '
+            f'auth_cred {", ".join(stale)} for the new endpoint. Nothing was '
+            'changed.'
+        )
+
+
 def update(req: ApiRequest) -> webob.Response:
     """PUT: change name, description, credentials, project, extra or the
-    default flag (a compare-and-set: a concurrent change is a 409)."""
+    default flag (a compare-and-set: a concurrent change is a 409). Moving
+    a VIM takes its secrets again."""
     row = _get(req)
     body = req.json['vim']
     vim = _updated(row, body)
+    _check_moved(row, vim, body)
     schema.validate_vim(vim)
     values = {
         k: vim[k]
