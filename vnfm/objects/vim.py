@@ -246,11 +246,14 @@ def _uses(vim_connection_info: Any, vim_id: str) -> bool:
     )
 
 
-def instances_using(vim_id: str, exclude: str) -> list[dict[str, Any]]:
-    """The instantiated VNF instances but ``exclude`` whose
-    vimConnectionInfo names ``vim_id``."""
+def instances_using(
+    vim_id: str, exclude: str, project_id: str | None
+) -> list[dict[str, Any]]:
+    """The instantiated VNF instances of ``project_id`` (the VIM's: no other
+    project's instance can use it) but ``exclude`` whose vimConnectionInfo
+    names ``vim_id``."""
     found = db.instance_list(
-        {'instantiation_state': 'INSTANTIATED'},
+        {'instantiation_state': 'INSTANTIATED', 'project_id': project_id},
         columns=('id', 'vnf_instance_name', 'vim_connection_info'),
     )
     return [

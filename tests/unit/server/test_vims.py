@@ -477,3 +477,21 @@ def test_moving_a_kubernetes_vim_needs_its_token_again(client, change):
     change['auth_cred'] = {'bearer_token': 'new-token'}
     r = client.request('PUT', f'/v1.0/vims/{vim["id"]}.json', {'vim': change})
     assert r.status_int == 200, r.body
+
+
+def test_another_projects_instance_neither_holds_nor_sees_a_vim(
+    project_client,
+):
+    """An instance of p2 stored before VIM ids were checked names p1's
+    VIM: p1 may still delete it, and no 409 names p2's instance."""
+    vim = json_of(project_client('p1', 'POST', '/v1.0/vims.json', k8s_body()))
+    entry = {'vimId': vim['vim']['id'], 'vimType': 'ETSINFV.KUBERNETES.V_1'}
+    make_instance(
+        make_package(project_id='p2'),
+        project_id='p2',
+        vim_connection_info={'v': entry},
+    )
+
+    r = project_client('p1', 'DELETE', f'/v1.0/vims/{vim["vim"]["id"]}.json')
+
+    assert r.status_int == 204, r.body

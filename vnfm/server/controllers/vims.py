@@ -282,10 +282,11 @@ def update(req: ApiRequest) -> webob.Response:
     return _respond(new)
 
 
-def _users(vim_id: str) -> list[str]:
-    """Ids of the VNF instances whose vimConnectionInfo names ``vim_id``."""
-    users = []
-    for inst in db.instance_list():
+def _users(vim: dict) -> list[str]:
+    """Ids of the VNF instances of the VIM's project (no other project's
+    can use it) whose vimConnectionInfo names it."""
+    vim_id, users = vim['id'], []
+    for inst in db.instance_list({'project_id': vim['project_id']}):
         infos = inst.get('vim_connection_info') or {}
         entries = infos.values() if isinstance(infos, dict) else infos
         if any(
@@ -298,7 +299,7 @@ def _users(vim_id: str) -> list[str]:
 def delete(req: ApiRequest) -> webob.Response:
     """DELETE a VIM no VNF instance uses; 204."""
     row = _get(req)
-    users = _users(row['id'])
+    users = _users(row)
     if users:
         raise exceptions.Conflict(
             f'VIM {row["id"]} is used by VNF instance(s) '
