@@ -640,6 +640,19 @@ def foreign_instance(
     return api.create_instance(pkg['vnfdId'], name='foreign')
 
 
+@pytest.fixture(scope='module')
+def foreign_instantiated(foreign: Http, foreign_instance: str) -> str:
+    """An INSTANTIATED instance of the foreign project (noop VIM)."""
+    api = conftest.Api(foreign.base, Path('/nonexistent'))
+    api.http.headers['X-Auth-Token'] = foreign.http.headers['X-Auth-Token']
+    vnfd_id = api.instance(foreign_instance)['vnfdId']
+    inst = api.create_instance(vnfd_id, name='foreign-instantiated')
+    api.wait_op(
+        api.start(inst, 'instantiate', api.instantiate_request()), 'COMPLETED'
+    )
+    return inst
+
+
 NO_VIM = 'is registered in this project'
 NO_VNFD = 'No onboarded VNF package has vnfdId'
 NO_PKG = 'no such VNF package'
@@ -719,12 +732,25 @@ def _body_refs(w: World, inst: str) -> list[tuple[str, str, dict, str]]:
 
 
 def test_ids_a_body_names_in_another_project_are_refused(
-    world: World, foreign: Http, foreign_instance: str
+    world: World,
+    foreign: Http,
+    foreign_instance: str,
+    foreign_instantiated: str,
 ) -> None:
-    """vimId (v1 and v2, create, instantiate, modify), vnfdId and
-    vnfPkgId of the owning project, named by a member of another."""
+    """vimId (v1 and v2, create, instantiate, modify), vnfdId (create,
+    modify, change_vnfpkg) and vnfPkgId of the owning project, named by a
+    member of another."""
     leaks = []
-    for method, path, kw, says in _body_refs(world, foreign_instance):
+    change = (
+        'POST',
+        f'/vnflcm/v2/vnf_instances/{foreign_instantiated}/change_vnfpkg',
+        {'json': {'vnfdId': world.pkg['vnfdId']}},
+        NO_VNFD,
+    )
+    for method, path, kw, says in [
+        *_body_refs(world, foreign_instance),
+        change,
+    ]:
         r = foreign.call(method, path, **kw)
         _FIGURES['body_refs'] += 1
         if r.status_code != 422 or says not in r.text or CANARY in r.text:
