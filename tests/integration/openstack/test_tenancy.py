@@ -765,6 +765,45 @@ def test_ids_a_body_names_in_another_project_are_refused(
     assert ops.json() == []
 
 
+def test_a_row_stored_before_the_check_gets_no_credentials(
+    world: World,
+    foreign: Http,
+    foreign_instance: str,
+    vnfm: procs.VnfmServices,
+) -> None:
+    """An instance of the foreign project whose stored vimConnectionInfo
+    names the owner's VIM (written before the API checked it): its
+    instantiate fails in the conductor, and the VIM's token shows
+    nowhere."""
+    vnfd_id = foreign.call(
+        'GET', f'/vnflcm/v2/vnf_instances/{foreign_instance}'
+    ).json()['vnfdId']
+    body = {'vnfdId': vnfd_id, 'vnfInstanceName': 'stored-before'}
+    inst = foreign.made('/vnflcm/v2/vnf_instances', body)['id']
+    entry = {'vimId': world.vim(), 'vimType': 'ETSINFV.KUBERNETES.V_1'}
+    vnfm.sql(
+        'UPDATE vnf_instances SET vim_connection_info = %s WHERE id = %s',
+        (json.dumps({'v': entry}), inst),
+    )
+
+    r = foreign.call(
+        'POST',
+        f'/vnflcm/v2/vnf_instances/{inst}/instantiate',
+        json={'flavourId': 'simple'},
+    )
+
+    assert r.status_code == 202, r.text
+    occ = r.headers['Location'].rsplit('/', 1)[1]
+    api = conftest.Api(foreign.base, Path('/nonexistent'))
+    api.http.headers['X-Auth-Token'] = foreign.http.headers['X-Auth-Token']
+    op = api.wait_op(occ, {'FAILED_TEMP', 'ROLLED_BACK'})
+    assert 'is not registered in project' in op['error']['detail']
+    token = f'{CANARY}-token'
+    assert token not in json.dumps(op)
+    logs = ''.join(p.read_text(errors='replace') for p in vnfm.logs.values())
+    assert token not in logs
+
+
 @pytest.mark.parametrize(
     'path,query',
     [
