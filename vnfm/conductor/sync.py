@@ -52,7 +52,9 @@ def _context(
 ) -> tuple[infra_base.InfraDriver, infra_base.SyncContext]:
     """The driver of the instance and its SyncContext; VnfmError if the
     instance's VIM cannot be resolved or no enabled driver serves it."""
-    clear = inputs.resolved(inputs.vim_connection_info(instance))
+    clear = inputs.resolved(
+        inputs.vim_connection_info(instance), instance['project_id']
+    )
     driver, served = infra.select(clear)
     deadline = time.monotonic() + CONF.kubernetes.request_timeout * 4
     return driver, infra_base.SyncContext(

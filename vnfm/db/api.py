@@ -334,6 +334,13 @@ def _op_instance(conn: sa.Connection, op_id: str) -> str:
     return str(instance_id)
 
 
+def _project_of(conn: sa.Connection, instance_id: str) -> str | None:
+    """The project of a VNF instance (the VIMs its hooks may write)."""
+    return conn.execute(
+        sa.select(INSTANCES.c.project_id).where(INSTANCES.c.id == instance_id)
+    ).scalar()
+
+
 def op_update(
     op_id: str,
     values: dict,
@@ -356,12 +363,14 @@ def op_update(
             instance_id = instance_id or _op_instance(conn, op_id)
             crud.lock(conn, INSTANCES, instance_id)
         op = crud.update(conn, OPS, op_id, values, expected)
-        registry.vims_apply(conn, vims or {})
+        instance_id = instance_id or op['vnf_instance_id']
+        if vims:
+            registry.vims_apply(conn, vims, _project_of(conn, instance_id))
         if instance_values is not None:
             crud.update(
                 conn,
                 INSTANCES,
-                instance_id or op['vnf_instance_id'],
+                instance_id,
                 instance_values,
                 instance_expected,
             )

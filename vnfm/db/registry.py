@@ -62,20 +62,38 @@ def vim_delete(vim_id: str) -> None:
     crud.remove(VIMS, vim_id)
 
 
-def vims_apply(conn: sa.Connection, vims: dict[str, dict | None]) -> None:
-    """Write VIM rows by id within ``conn``'s transaction: insert or
-    update a row, delete (if present) for None; OperationFailed when a
-    name is taken in the project, so the caller's transaction rolls back."""
+def _foreign_vim(
+    vim_id: str, project_id: str | None
+) -> exceptions.OperationFailed:
+    return exceptions.OperationFailed(
+        f'VIM {vim_id} is not a VIM of project {project_id}: a hook '
+        "registers, changes and deletes only VIMs of its VNF instance's "
+        'project. Nothing was written.'
+    )
+
+
+def vims_apply(
+    conn: sa.Connection,
+    vims: dict[str, dict | None],
+    project_id: str | None,
+) -> None:
+    """Write VIM rows of ``project_id`` by id within ``conn``'s
+    transaction: insert or update a row, delete (if present) for None;
+    OperationFailed when an id is another project's VIM or a name is taken
+    in the project, so the caller's transaction rolls back."""
+    key = project_id or ''
     for vim_id, row in vims.items():
-        stmt = VIMS.select().where(VIMS.c.id == vim_id)
-        exists = conn.execute(stmt).first() is not None
+        stmt = sa.select(VIMS.c.project_key).where(VIMS.c.id == vim_id)
+        found = conn.execute(stmt).first()
+        if found is not None and found.project_key != key:
+            raise _foreign_vim(vim_id, project_id)
         if row is None:
-            if exists:
+            if found is not None:
                 crud.delete(conn, VIMS, vim_id, None)
             continue
-        values = _vim_project_key(row)
+        values = _vim_project_key(dict(row, project_id=project_id))
         try:
-            if exists:
+            if found is not None:
                 crud.update(conn, VIMS, vim_id, values, None)
             else:
                 crud.insert(conn, VIMS, values)
@@ -83,7 +101,7 @@ def vims_apply(conn: sa.Connection, vims: dict[str, dict | None]) -> None:
             raise exceptions.OperationFailed(
                 f'Cannot register VIM {vim_id}: a VIM named '
                 f'{row["name"]!r} already exists in project '
-                f'{row.get("project_id")}; delete or rename it, then retry.'
+                f'{project_id}; delete or rename it, then retry.'
             ) from None
 
 

@@ -179,7 +179,7 @@ class LcmDriver:
         stored = inputs.vim_connection_info(instance, request)
         if op['operation'] == 'INSTANTIATE':
             stored = inputs.with_default_vim(stored, instance['project_id'])
-        clear = inputs.resolved(stored)
+        clear = inputs.resolved(stored, instance['project_id'])
         infra: InfraDriver | None = None
         served: dict[str, dict] = {}
         if operation.needs_infra:

@@ -121,11 +121,14 @@ def with_default_vim(
     }
 
 
-def resolved(stored: dict[str, dict]) -> dict[str, dict]:
-    """The stored vimConnectionInfo with secrets in clear and registered
-    VIMs filled in (for drivers and hooks only)."""
+def resolved(
+    stored: dict[str, dict], project_id: str | None
+) -> dict[str, dict]:
+    """The stored vimConnectionInfo with secrets in clear and the VIMs
+    registered in the instance's project ``project_id`` filled in (for
+    drivers and hooks only)."""
     try:
-        return vim.resolve_vim_connection_info(stored) or {}
+        return vim.resolve_vim_connection_info(stored, project_id) or {}
     except exceptions.NotFound as e:
         raise exceptions.OperationFailed(
             f'vimConnectionInfo names a VIM that is not registered: {e.detail}'

@@ -197,7 +197,7 @@ class OpRun:
             persist=self.save_work,
             progress=self.show_waiting,
             vim_users=lambda vim_id: vim_obj.instances_using(
-                vim_id, self.instance['id']
+                vim_id, self.instance['id'], self.instance['project_id']
             ),
             instantiate_request=lambda: instantiate_request(
                 self.instance['id']

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from vnfm.common import crypto
+from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.db import api as db
 from vnfm.db import registry
@@ -66,6 +67,19 @@ def sol_vim_type(vim_type: Any) -> Any:
     if isinstance(vim_type, str):
         return V1_VIM_TYPES.get(vim_type, vim_type)
     return vim_type
+
+
+def destination(vim: dict) -> tuple:
+    """Where a VIM's credentials go and how that endpoint is trusted (a VIM
+    with ``auth_cred`` in clear): URL, CA, verification, token URL."""
+    cred = vim.get('auth_cred') or {}
+    return (
+        vim.get('auth_url'),
+        cred.get('ssl_ca_cert'),
+        flag(cred.get('cert_verify', 'True')),
+        cred.get('oidc_token_url'),
+        flag((vim.get('extra') or {}).get(SKIP_TLS_VERIFY)),
+    )
 
 
 def credentials(row: dict) -> dict:
@@ -167,10 +181,11 @@ def to_vim_connection_info(row: dict) -> dict:
     }
 
 
-def get_vim_connection_info(vim_id: str) -> dict:
-    """The VimConnectionInfo of registered VIM ``vim_id``; NotFound if no
-    such VIM."""
-    return to_vim_connection_info(registry.vim_get(vim_id))
+def project_vim(vim_id: str, project_id: str | None) -> dict | None:
+    """The VIM row ``vim_id`` if it is registered in ``project_id``; None
+    otherwise (outside its project a VIM id is unknown)."""
+    rows = registry.vim_list({'id': vim_id, 'project_key': project_id or ''})
+    return rows[0] if rows else None
 
 
 def find_default(
@@ -184,32 +199,39 @@ def find_default(
     return rows[0] if rows else None
 
 
-def resolve_vim_connection_info(stored: Any) -> Any:
+def _resolved_entry(info: Any, project_id: str | None) -> Any:
+    """One vimConnectionInfo entry as a driver gets it: a VIM registered in
+    the project gives its type, endpoint and credentials (whatever the
+    entry says); another id must bring its own accessInfo."""
+    if not isinstance(info, dict):
+        return info
+    if info.get('vimId'):
+        row = project_vim(info['vimId'], project_id)
+        if row is not None:
+            info = {**info, **to_vim_connection_info(row)}
+        elif not info.get('accessInfo'):
+            # NotFound fails the operation.
+            raise exceptions.NotFound(
+                f'VIM {info["vimId"]} is not registered in project '
+                f'{project_id}.'
+            )
+    if 'vimType' in info:
+        info = dict(info, vimType=sol_vim_type(info['vimType']))
+    return info
+
+
+def resolve_vim_connection_info(stored: Any, project_id: str | None) -> Any:
     """A stored (sealed) vimConnectionInfo map with secrets in clear and
-    SOL003 vimTypes (Tacker v1 names translated); each entry that names a
-    registered ``vimId`` but brings no ``accessInfo`` is completed from that
-    VIM (NotFound if it is not registered). For the conductor and drivers
-    only."""
+    SOL003 vimTypes (Tacker v1 names translated), each entry naming a VIM
+    registered in ``project_id`` completed from it (NotFound for an entry
+    without accessInfo naming no VIM of the project). For the conductor
+    and drivers only."""
     plain = crypto.unseal_vim_connection_info(stored)
     if not isinstance(plain, dict):
         return plain
-    out = {}
-    for key, info in plain.items():
-        if (
-            isinstance(info, dict)
-            and info.get('vimId')
-            and not info.get('accessInfo')
-        ):
-            # NotFound ("VIM <id> does not exist.") fails the operation.
-            registered = get_vim_connection_info(info['vimId'])
-            info = {
-                **registered,
-                **{k: v for k, v in info.items() if v not in (None, {}, '')},
-            }
-        if isinstance(info, dict) and 'vimType' in info:
-            info = dict(info, vimType=sol_vim_type(info['vimType']))
-        out[key] = info
-    return out
+    return {
+        key: _resolved_entry(info, project_id) for key, info in plain.items()
+    }
 
 
 def _uses(vim_connection_info: Any, vim_id: str) -> bool:
@@ -224,11 +246,14 @@ def _uses(vim_connection_info: Any, vim_id: str) -> bool:
     )
 
 
-def instances_using(vim_id: str, exclude: str) -> list[dict[str, Any]]:
-    """The instantiated VNF instances but ``exclude`` whose
-    vimConnectionInfo names ``vim_id``."""
+def instances_using(
+    vim_id: str, exclude: str, project_id: str | None
+) -> list[dict[str, Any]]:
+    """The instantiated VNF instances of ``project_id`` (the VIM's: no other
+    project's instance can use it) but ``exclude`` whose vimConnectionInfo
+    names ``vim_id``."""
     found = db.instance_list(
-        {'instantiation_state': 'INSTANTIATED'},
+        {'instantiation_state': 'INSTANTIATED', 'project_id': project_id},
         columns=('id', 'vnf_instance_name', 'vim_connection_info'),
     )
     return [

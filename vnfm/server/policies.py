@@ -17,7 +17,6 @@ from oslo_policy import policy
 from vnfm.conf import CONF
 
 ADMIN = 'role:admin'
-ADMIN_OR_OWNER = 'rule:admin_or_owner'
 #: Read access: an administrator, or a reader of the owning project.
 #: Keystone's default roles imply each other (admin > member > reader), so
 #: a member's and an admin's tokens carry ``reader`` too.
@@ -135,7 +134,7 @@ _API = [
     ),
     (
         LCM + 'change_flavour',
-        ADMIN_OR_OWNER,
+        ADMIN_OR_MEMBER,
         'Change the deployment flavour of a VNF instance.',
         'POST',
         _INST + '/change_flavour',
@@ -305,7 +304,7 @@ _API = [
     ),
     (
         LCM_V1 + 'change_flavour',
-        ADMIN_OR_OWNER,
+        ADMIN_OR_MEMBER,
         'Change the deployment flavour of a VNF instance.',
         'POST',
         _INST1 + '/change_flavour',

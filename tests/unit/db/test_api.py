@@ -441,7 +441,7 @@ def _cluster_vim(name: str = 'k8s') -> dict:
 
 
 def test_op_update_registers_and_deletes_vims_with_the_op(db_backend):
-    inst = _instance()
+    inst = _instance(project_id='p1')
     op = _op(inst['id'])
     vim = _cluster_vim()
 
@@ -457,7 +457,7 @@ def test_op_update_registers_and_deletes_vims_with_the_op(db_backend):
 
 
 def test_a_taken_vim_name_rolls_the_whole_update_back(db_backend):
-    inst = _instance()
+    inst = _instance(project_id='p1')
     op = _op(inst['id'])
     vim = _cluster_vim()
     registry.vim_create({k: v for k, v in vim.items() if k != 'id'})
@@ -473,6 +473,31 @@ def test_a_taken_vim_name_rolls_the_whole_update_back(db_backend):
     assert api.op_get(op['id'])['owner'] is None
     assert api.instance_get(inst['id'])['vnf_instance_name'] is None
     assert registry.vim_list({'id': vim['id']}) == []
+
+
+@pytest.mark.parametrize('change', ['overwrite', 'delete'])
+def test_an_op_never_writes_another_projects_vim(db_backend, change):
+    """A hook of p2's instance returned p1's VIM id: nothing of the op is
+    written, p1's VIM stays as it was."""
+    vim = _cluster_vim()
+    registry.vim_create(vim)
+    inst = _instance(project_id='p2')
+    op = _op(inst['id'])
+    row = dict(vim, project_id='p2', auth_url='https://198.18.0.9:1')
+    vims = {vim['id']: row if change == 'overwrite' else None}
+
+    with pytest.raises(exceptions.OperationFailed, match='project p2'):
+        api.op_update(
+            op['id'],
+            {'owner': 'c1'},
+            instance_values={'vnf_instance_name': 'changed'},
+            vims=vims,
+        )
+
+    kept = registry.vim_get(vim['id'])
+    assert (kept['project_id'], kept['auth_url']) == ('p1', vim['auth_url'])
+    assert api.op_get(op['id'])['owner'] is None
+    assert api.instance_get(inst['id'])['vnf_instance_name'] is None
 
 
 def _lock_waiters(backend: str) -> int:

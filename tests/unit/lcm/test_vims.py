@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vnfm.common import crypto
 from vnfm.db import api as db
 from vnfm.db import registry
@@ -175,3 +177,43 @@ def test_the_end_hook_sees_what_the_infra_driver_made(db_url):
 
     [info] = hooks.seen
     assert info['vnfcResourceInfo'], info
+
+
+class DeletesAVim(NoHooks):
+    """instantiate_end deletes (or overwrites) the VIM ``vim_id``."""
+
+    def __init__(self, vim_id: str, overwrite: bool) -> None:
+        self.vim_id, self.overwrite = vim_id, overwrite
+
+    def instantiate_end(self, ctx: base.HookContext) -> base.HookResult:
+        if self.overwrite:
+            body = dict(cluster_vim('mine'), id=self.vim_id)
+            return base.HookResult({'vims': {'register': [body]}})
+        return base.HookResult({'vims': {'delete': [self.vim_id]}})
+
+
+@pytest.mark.parametrize('overwrite', [False, True])
+def test_a_hook_never_deletes_or_overwrites_another_projects_vim(
+    db_url, overwrite
+):
+    theirs = registry.vim_create(
+        {
+            'name': 'theirs',
+            'type': 'kubernetes',
+            'project_id': 'p1',
+            'status': vim_obj.ACTIVE,
+            'auth_url': 'https://198.18.0.20:6443',
+            'auth_cred': crypto.encrypt({'bearer_token': 'p1-token'}),
+        }
+    )
+    inst = new_instance(onboarded_package(), project_id='p2')
+    op = new_op(inst, 'INSTANTIATE', instantiate_params(), project_id='p2')
+
+    lcm_with(DeletesAVim(theirs['id'], overwrite)).start(op['id'])
+
+    op = db.op_get(op['id'])
+    assert op['operation_state'] == 'FAILED_TEMP'
+    assert f'VIM {theirs["id"]}' in op['error']['detail']
+    kept = registry.vim_get(theirs['id'])
+    assert (kept['name'], kept['project_id']) == ('theirs', 'p1')
+    assert crypto.decrypt(kept['auth_cred']) == {'bearer_token': 'p1-token'}

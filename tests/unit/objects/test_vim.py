@@ -187,7 +187,7 @@ def test_resolve_completes_entries_naming_a_registered_vim(database):
         }
     )
 
-    plain = vim.resolve_vim_connection_info(stored)
+    plain = vim.resolve_vim_connection_info(stored, 'p1')
 
     assert plain['reg']['accessInfo'] == {'bearer_token': TOKEN}
     assert plain['reg']['interfaceInfo']['endpoint'] == (
@@ -224,7 +224,8 @@ def test_resolve_gives_drivers_sol_vim_types(database):
                 'vimType': 'kubernetes',
                 'interfaceInfo': {'endpoint': 'https://k'},
             },
-        }
+        },
+        'p1',
     )
     assert plain['reg']['vimType'] == 'ETSINFV.KUBERNETES.V_1'
     assert plain['reg']['accessInfo'] == {'bearer_token': TOKEN}
@@ -233,7 +234,76 @@ def test_resolve_gives_drivers_sol_vim_types(database):
 
 def test_resolve_of_unknown_vim_is_not_found(database):
     with pytest.raises(exceptions.NotFound):
-        vim.resolve_vim_connection_info({'v': {'vimId': 'gone'}})
+        vim.resolve_vim_connection_info({'v': {'vimId': 'gone'}}, 'p1')
+
+
+def _registered_in_p1() -> dict:
+    return registry.vim_create(
+        {k: v for k, v in _k8s_row().items() if k not in ('id', 'created_at')}
+    )
+
+
+def test_resolve_never_fills_in_another_projects_vim(database):
+    """An instance of p2 whose stored entry names p1's VIM (a row made
+    before the API checked it) gets no credentials of p1."""
+    row = _registered_in_p1()
+    stored = crypto.seal_vim_connection_info(
+        {'v': {'vimId': row['id'], 'vimType': 'ETSINFV.KUBERNETES.V_1'}}
+    )
+
+    with pytest.raises(exceptions.NotFound) as e:
+        vim.resolve_vim_connection_info(stored, 'p2')
+    assert TOKEN not in str(e.value.detail)
+    assert 'project p2' in e.value.detail
+    assert vim.resolve_vim_connection_info(stored, 'p1')['v']['accessInfo']
+
+
+def test_a_stored_entry_never_overrides_a_registered_vim(database):
+    """The registered endpoint and credentials win over what an entry
+    naming the VIM says: its token never goes to a listener of the
+    request's choosing."""
+    row = _registered_in_p1()
+    stored = crypto.seal_vim_connection_info(
+        {
+            'v': {
+                'vimId': row['id'],
+                'vimType': 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
+                'interfaceInfo': {'endpoint': 'https://198.18.0.9:1'},
+                'extra': {'note': 'kept'},
+            },
+            'w': {
+                'vimId': row['id'],
+                'interfaceInfo': {'endpoint': 'https://198.18.0.9:1'},
+                'accessInfo': {'bearer_token': 'own'},
+            },
+        }
+    )
+
+    plain = vim.resolve_vim_connection_info(stored, 'p1')
+
+    for key in ('v', 'w'):
+        assert plain[key]['interfaceInfo']['endpoint'] == row['auth_url']
+        assert plain[key]['accessInfo'] == {'bearer_token': TOKEN}
+        assert plain[key]['vimType'] == 'ETSINFV.KUBERNETES.V_1'
+    assert plain['v']['extra'] == {'note': 'kept'}
+
+
+def test_an_entry_with_its_own_access_naming_a_foreign_vim_is_its_own(
+    database,
+):
+    """Outside its project a VIM id is unknown: an entry that brings its
+    own endpoint and credentials is used as given, nothing of p1 added."""
+    row = _registered_in_p1()
+    own = {
+        'vimId': row['id'],
+        'vimType': 'ETSINFV.KUBERNETES.V_1',
+        'interfaceInfo': {'endpoint': 'https://198.18.0.9:1'},
+        'accessInfo': {'bearer_token': 'own'},
+    }
+
+    plain = vim.resolve_vim_connection_info({'v': own}, 'p2')
+
+    assert plain['v'] == own
 
 
 def test_find_default(database):

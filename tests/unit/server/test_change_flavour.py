@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.unit.server.conftest import identity
 from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_instance
 from tests.unit.server.conftest import make_package
@@ -113,3 +114,23 @@ def test_change_flavour_on_a_vim_type_without_it_is_409(
         'no enabled infra driver runs it on vimType VNFM.NOOP.V_1'
     )
     assert db.op_list() == []
+
+
+@pytest.mark.parametrize('version', ['v1', 'v2'])
+def test_a_reader_cannot_change_the_flavour(keystone_client, rpc, version):
+    inst = _instance(project_id='p1')
+    reader = identity('p1', 'reader')
+    path = f'/vnf_instances/{inst["id"]}/change_flavour'
+    body = {'newFlavourId': 'large'}
+
+    if version == 'v1':
+        resp = keystone_client.request(
+            'POST', '/vnflcm/v1' + path, body, headers={**V1, **reader}
+        )
+    else:
+        resp = keystone_client.lcm('POST', path, body, headers=reader)
+
+    assert resp.status_int == 403, resp.body
+    assert 'Policy does not allow' in json_of(resp)['detail']
+    assert rpc.calls == []
+    assert db.op_list({'vnf_instance_id': inst['id']}) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from oslo_context import context
+from oslo_policy import policy
 
 from vnfm.server import policies
 
@@ -85,3 +86,22 @@ def test_a_vim_for_another_project_is_admin_only():
     rule = policies.VIM_FOR_PROJECT
     assert not policies.check(rule, FOREIGN, _ctx('p1', 'member', 'reader'))
     assert policies.check(rule, FOREIGN, _ctx('p1', 'admin'))
+
+
+def _changes() -> list[str]:
+    """Every rule of a route that changes something (not a GET), from the
+    policy table itself."""
+    return [
+        rule.name
+        for rule in policies.list_rules()
+        if isinstance(rule, policy.DocumentedRuleDefault)
+        and any(op['method'] != 'GET' for op in rule.operations)
+        and rule.check_str != policies.ANY
+    ]
+
+
+@pytest.mark.parametrize('rule', _changes())
+def test_no_change_is_open_to_a_reader(rule):
+    """change_flavour was owner-level (any role of the project)."""
+    assert not policies.check(rule, OWN, _ctx('p1', 'reader'))
+    assert not policies.check(rule, OWN, _ctx('p1', 'heat_stack_owner'))

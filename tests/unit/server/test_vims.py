@@ -411,3 +411,87 @@ def test_a_kubernetes_vim_is_not_contacted(client, rpc):
     register(client, k8s_body())
 
     assert not [c for c in rpc.calls if c[0] == 'check_vim']
+
+
+@pytest.mark.parametrize(
+    'change',
+    [
+        {'auth_url': 'http://198.18.0.9:5000/v3'},
+        {'auth_cred': {'cert_verify': 'False'}},
+        {'auth_cred': {'password': '***', 'cert_verify': 'False'}},
+        {'auth_url': 'http://198.18.0.9:5000/v3', 'auth_cred': {}},
+    ],
+)
+def test_moving_an_openstack_vim_needs_its_password_again(client, rpc, change):
+    """Who sees only ``***`` cannot send the stored password elsewhere."""
+    vim = register(client, os_body())['vim']
+    rpc.calls.clear()
+
+    r = client.request('PUT', f'/v1.0/vims/{vim["id"]}.json', {'vim': change})
+
+    assert r.status_int == 400, r.body
+    assert 'password' in json_of(r)['detail']
+    assert rpc.calls == []  # no conductor was asked to try it there
+    row = registry.vim_get(vim['id'])
+    assert row['auth_url'] == 'http://keystone/identity/v3'
+    assert vim_obj.credentials(row)['cert_verify'] == 'True'
+
+
+def test_moving_an_openstack_vim_with_its_password_is_checked_there(
+    client, rpc
+):
+    vim = register(client, os_body())['vim']
+    rpc.calls.clear()
+    change = {
+        'auth_url': 'http://198.18.0.9:5000/v3',
+        'auth_cred': {'username': 'nfv_user', 'password': 'new-' + PASSWORD},
+    }
+
+    r = client.request('PUT', f'/v1.0/vims/{vim["id"]}.json', {'vim': change})
+
+    assert r.status_int == 200, r.body
+    [(_, (checked,))] = rpc.calls
+    assert checked['auth_url'] == change['auth_url']
+    assert vim_obj.credentials(checked)['password'] == 'new-' + PASSWORD
+
+
+@pytest.mark.parametrize(
+    'change',
+    [
+        {'auth_url': 'https://198.18.0.9:6443'},
+        {'extra': {'skip_tls_verify': True}},
+        {'auth_cred': {'bearer_token': '***', 'ssl_ca_cert': 'x'}},
+    ],
+)
+def test_moving_a_kubernetes_vim_needs_its_token_again(client, change):
+    vim = register(client, k8s_body())['vim']
+
+    r = client.request('PUT', f'/v1.0/vims/{vim["id"]}.json', {'vim': change})
+
+    assert r.status_int == 400, r.body
+    assert 'bearer_token' in json_of(r)['detail']
+    row = registry.vim_get(vim['id'])
+    assert row['auth_url'] == 'https://10.0.0.1:6443'
+    assert not (row['extra'] or {}).get('skip_tls_verify')
+    change = {'auth_url': 'https://198.18.0.9:6443'}
+    change['auth_cred'] = {'bearer_token': 'new-token'}
+    r = client.request('PUT', f'/v1.0/vims/{vim["id"]}.json', {'vim': change})
+    assert r.status_int == 200, r.body
+
+
+def test_another_projects_instance_neither_holds_nor_sees_a_vim(
+    project_client,
+):
+    """An instance of p2 stored before VIM ids were checked names p1's
+    VIM: p1 may still delete it, and no 409 names p2's instance."""
+    vim = json_of(project_client('p1', 'POST', '/v1.0/vims.json', k8s_body()))
+    entry = {'vimId': vim['vim']['id'], 'vimType': 'ETSINFV.KUBERNETES.V_1'}
+    make_instance(
+        make_package(project_id='p2'),
+        project_id='p2',
+        vim_connection_info={'v': entry},
+    )
+
+    r = project_client('p1', 'DELETE', f'/v1.0/vims/{vim["vim"]["id"]}.json')
+
+    assert r.status_int == 204, r.body

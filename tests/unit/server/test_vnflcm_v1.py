@@ -10,6 +10,7 @@ from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_instance
 from tests.unit.server.conftest import make_op
 from tests.unit.server.conftest import make_package
+from vnfm.common import crypto
 from vnfm.db import api as db
 from vnfm.db import registry
 from vnfm.server import policies
@@ -439,7 +440,16 @@ def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
 ):
     """Tacker's v1 user guides give vimType ``kubernetes``."""
     inst = make_instance(make_package())
-    vim = [{'id': 'k8s', 'vimId': 'vim-1', 'vimType': vim_type}]
+    registered = registry.vim_create(
+        {
+            'name': 'k8s',
+            'type': 'kubernetes',
+            'status': 'ACTIVE',
+            'auth_url': 'https://127.0.0.1:6443',
+            'auth_cred': crypto.encrypt({'bearer_token': 't'}),
+        }
+    )
+    vim = [{'id': 'k8s', 'vimId': registered['id'], 'vimType': vim_type}]
     op_id = _op_id(
         v1(
             client,

@@ -97,7 +97,7 @@ def terminate(req: ApiRequest) -> webob.Response:
     provides (the cluster of a kubernetes_cluster VNF)."""
     row = _instance_in(req, _INSTANTIATED)
     for vim_id in vim_obj.provided_vim_ids(row['vim_connection_info']):
-        users = vim_obj.instances_using(vim_id, row['id'])
+        users = vim_obj.instances_using(vim_id, row['id'], row['project_id'])
         if users:
             named = ', '.join(
                 f'{u["id"]} ({u["vnfInstanceName"] or "no name"})'

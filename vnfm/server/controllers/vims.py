@@ -220,12 +220,36 @@ def _updated(row: dict, body: dict) -> dict:
     return vim
 
 
+def _check_moved(row: dict, vim: dict, body: dict) -> None:
+    """400 when an update sends the stored secrets to another place (URL,
+    CA, certificate verification, token URL) without giving them again:
+    whoever sees only ``***`` must not learn them there."""
+    if vim_obj.destination(vim) == vim_obj.destination(_updated(row, {})):
+        return
+    given = body.get('auth_cred') or {}
+    stale = sorted(
+        k
+        for k in vim['auth_cred']
+        if k not in vim_obj.PUBLIC_CRED_KEYS
+        and given.get(k) in (None, vim_obj.TACKER_MASK)
+    )
+    if stale:
+        raise exceptions.BadRequest(
+            f'VIM {row["id"]}: this change sends its credentials to another '
+            f'endpoint or trusts it differently, so give them again: '
+            f'auth_cred {", ".join(stale)} for the new endpoint. Nothing was '
+            'changed.'
+        )
+
+
 def update(req: ApiRequest) -> webob.Response:
     """PUT: change name, description, credentials, project, extra or the
-    default flag (a compare-and-set: a concurrent change is a 409)."""
+    default flag (a compare-and-set: a concurrent change is a 409). Moving
+    a VIM takes its secrets again."""
     row = _get(req)
     body = req.json['vim']
     vim = _updated(row, body)
+    _check_moved(row, vim, body)
     schema.validate_vim(vim)
     values = {
         k: vim[k]
@@ -258,10 +282,11 @@ def update(req: ApiRequest) -> webob.Response:
     return _respond(new)
 
 
-def _users(vim_id: str) -> list[str]:
-    """Ids of the VNF instances whose vimConnectionInfo names ``vim_id``."""
-    users = []
-    for inst in db.instance_list():
+def _users(vim: dict) -> list[str]:
+    """Ids of the VNF instances of the VIM's project (no other project's
+    can use it) whose vimConnectionInfo names it."""
+    vim_id, users = vim['id'], []
+    for inst in db.instance_list({'project_id': vim['project_id']}):
         infos = inst.get('vim_connection_info') or {}
         entries = infos.values() if isinstance(infos, dict) else infos
         if any(
@@ -274,7 +299,7 @@ def _users(vim_id: str) -> list[str]:
 def delete(req: ApiRequest) -> webob.Response:
     """DELETE a VIM no VNF instance uses; 204."""
     row = _get(req)
-    users = _users(row['id'])
+    users = _users(row)
     if users:
         raise exceptions.Conflict(
             f'VIM {row["id"]} is used by VNF instance(s) '

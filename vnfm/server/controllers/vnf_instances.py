@@ -19,6 +19,7 @@ from vnfm.objects import vnf_instance
 from vnfm.server import http
 from vnfm.server.controllers import capabilities
 from vnfm.server.controllers import common
+from vnfm.server.controllers import vim_refs
 from vnfm.server.request import ApiRequest
 
 NOT_INSTANTIATED = states.InstantiationState.NOT_INSTANTIATED.value
@@ -81,6 +82,7 @@ def new_instance(req: ApiRequest) -> dict:
     return its row."""
     body = req.json
     capabilities.check_vim_types(body, req.lcm_api_version)
+    vim_refs.check(body, req.ctx.project_id)
     pkg = enabled_package(req, body['vnfdId'])
     _mark_in_use(pkg)
     values = {
@@ -157,6 +159,9 @@ def start_op(
     enforced by the database), then ring the conductors; 202 + Location.
     An operation or vimType no enabled infra driver supports is a 4xx."""
     capabilities.check_vim_types(req.json or {}, req.lcm_api_version)
+    vim_refs.check(
+        req.json or {}, row['project_id'], row.get('vim_connection_info')
+    )
     capabilities.require_operation(row, operation, req.json)
     lcm_params.check((req.json or {}).get('additionalParams'))
     op_id = db.new_id()
