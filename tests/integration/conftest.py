@@ -28,6 +28,8 @@ from vnfm.csar.build import build_csar
 from vnfm.testing import procs
 from vnfm.testing.client import TackerClient
 
+from . import truth
+
 T = TypeVar('T')
 
 SAMPLES = Path(__file__).resolve().parents[2] / 'samples' / 'packages'
@@ -207,6 +209,17 @@ def _ensure_conductors(services: procs.VnfmServices, n: int) -> None:
 
 
 @pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(
+    fixturedef: pytest.FixtureDef, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """Register each local Kubernetes and local cloud a fixture starts, so
+    ``Api.wait_op`` compares instances on them with what they have."""
+    outcome = yield
+    if outcome.excinfo is None:
+        truth.register(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo
 ) -> Iterator[None]:
@@ -306,7 +319,10 @@ class Api:
             assert op['operationState'] not in FINAL - states, op
             return None
 
-        return wait_for(probe, timeout, f'op {op_id} in {sorted(states)}')
+        op = wait_for(probe, timeout, f'op {op_id} in {sorted(states)}')
+        if op['operationState'] == 'COMPLETED':
+            truth.check(self, op)
+        return op
 
     def instance(self, inst_id: str) -> dict:
         """The VNF instance ``inst_id``."""
