@@ -17,6 +17,7 @@ from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.openstack import hot
 from vnfm.drivers.infra.openstack import standard
+from vnfm.drivers.package_files import PackageFiles
 
 GROUP = 'OS::Heat::AutoScalingGroup'
 
@@ -50,20 +51,43 @@ def scalable_vdus(template: str) -> set[str]:
     return found
 
 
+def unscalable(flavour: dict[str, Any], template: str) -> dict[str, str]:
+    """Aspect id -> why a stack update of vnfm's cannot scale it, for the
+    aspects of ``flavour`` whose VDUs the top ``template`` does not put in
+    an AutoScalingGroup whose desired_capacity vnfm sets."""
+    scalable = scalable_vdus(template)
+    out = {}
+    for aspect_id, aspect in sorted(
+        (flavour.get('scaling_aspects') or {}).items()
+    ):
+        vdus = {v for v, d in (aspect.get('vdu_deltas') or {}).items() if d}
+        missing = sorted(vdus - scalable)
+        if missing:
+            out[aspect_id] = (
+                f'Aspect {aspect_id} scales VDU {", ".join(missing)}, which '
+                'the top Heat template of flavour '
+                f'{flavour.get("flavour_id")} does not put in an {GROUP} '
+                'whose desired_capacity is {get_param: [nfv, VDU, <vdu>, '
+                'desired_capacity]}; vnfm scales a VDU only through that '
+                'parameter.'
+            )
+    return out
+
+
+def of_package(
+    flavour: dict[str, Any], package: PackageFiles
+) -> dict[str, str]:
+    """``unscalable`` for the flavour's top template in ``package``."""
+    stack = standard.templates(package, flavour['flavour_id'])
+    return unscalable(flavour, stack.template)
+
+
 def check(ctx: base.InfraContext) -> None:
     """ScaleNotPossible naming the VDUs of the request's aspect that no
-    stack update of vnfm's can scale."""
+    stack update of vnfm's can scale (nothing changed yet)."""
     flavour = scaling.flavour_of(ctx.vnfd, ctx.flavour_id)
-    aspect_id = ctx.request.get('aspectId') or ''
-    aspect = (flavour.get('scaling_aspects') or {}).get(aspect_id) or {}
-    vdus = {v for v, d in (aspect.get('vdu_deltas') or {}).items() if d}
-    stack = standard.templates(ctx.package, flavour['flavour_id'])
-    missing = sorted(vdus - scalable_vdus(stack.template))
-    if missing:
-        raise scaling.ScaleNotPossible(
-            f'Aspect {aspect_id} scales VDU {", ".join(missing)}, which the '
-            f'top Heat template of flavour {flavour["flavour_id"]} does not '
-            f'put in an {GROUP} whose desired_capacity is '
-            '{get_param: [nfv, VDU, <vdu>, desired_capacity]}; vnfm scales '
-            'a VDU only through that parameter, so nothing was changed.'
-        )
+    why = of_package(flavour, ctx.package).get(
+        ctx.request.get('aspectId') or ''
+    )
+    if why:
+        raise scaling.ScaleNotPossible(f'{why} Nothing was changed.')

@@ -8,6 +8,7 @@ import pytest
 from vnfm.drivers import scaling
 from vnfm.drivers.infra.openstack import scale
 from vnfm.drivers.infra.openstack.driver import OpenStackInfraDriver
+from vnfm.objects import scale_level
 
 from .fakeheat import FakeHeat
 from .fakeheat import vm_simple
@@ -178,7 +179,7 @@ def test_scale_of_a_vdu_outside_any_group_is_refused_before_an_update(
         _scale_of(heat, _server_layout(), 'SCALE_OUT')
 
     assert 'scales VDU VDU1' in e.value.detail
-    assert 'nothing was changed' in e.value.detail
+    assert 'Nothing was changed' in e.value.detail
     assert not [c for c in heat.calls if c[0] == 'update']
 
 
@@ -190,3 +191,17 @@ def test_scale_of_a_group_with_fixed_capacity_is_refused(
 
     assert 'desired_capacity' in e.value.detail
     assert not [c for c in heat.calls if c[0] == 'update']
+
+
+def test_instantiate_names_the_aspects_vnfm_cannot_scale(
+    heat: FakeHeat,
+) -> None:
+    heat.resource_list = vm_simple(TOP, 1)
+    ctx = context(**{_TOP_HOT: _server_layout()})
+
+    info = OpenStackInfraDriver().instantiate(ctx).instantiated_vnf_info
+
+    why = info['metadata'][scale_level.UNSCALABLE]
+    assert list(why) == ['VDU1_scale'] and 'VDU VDU1' in why['VDU1_scale']
+    plain = _instantiated(heat, 1)
+    assert scale_level.UNSCALABLE not in plain['metadata']
