@@ -1,5 +1,5 @@
 """The last step before an op is COMPLETED: what vnfm will report must be
-what the VIM has (DESIGN.md §3a, "The truth").
+what the VIM has.
 
 Two checks on the instantiatedVnfInfo the op leaves:
 

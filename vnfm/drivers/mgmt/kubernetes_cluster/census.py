@@ -2,7 +2,7 @@
 a hook that built, scaled or healed the cluster ends only when every
 worker VM is exactly one Node (found by its node address), no Node is
 left of a VM the instance no longer has, and every PV it registered
-exists (DESIGN.md §3a, "The truth").
+exists.
 
 Two VMs with one host name would make one Node (the second kubelet takes
 the first one's Node over): the VMs get Node names of their own
