@@ -208,15 +208,13 @@ def _ensure_conductors(services: procs.VnfmServices, n: int) -> None:
         services.start_conductors(missing)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_fixture_setup(
-    fixturedef: pytest.FixtureDef, request: pytest.FixtureRequest
-) -> Iterator[None]:
-    """Register each local Kubernetes and local cloud a fixture starts, so
-    ``Api.wait_op`` compares instances on them with what they have."""
-    outcome = yield
-    if outcome.excinfo is None:
-        truth.register(outcome.get_result())
+@pytest.fixture(autouse=True)
+def truth_clouds(request: pytest.FixtureRequest) -> None:
+    """Register the local Kubernetes and local cloud a test uses, so
+    ``Api.wait_op`` compares the instances on them with what they have."""
+    for name in truth.CLOUD_FIXTURES:
+        if name in request.fixturenames:
+            truth.register(request.getfixturevalue(name))
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -11,8 +11,8 @@ for: a COMPLETED op left an instance whose record is what its VIM has.
 
 ``Api.wait_op`` calls ``check`` when the op it waited for is COMPLETED,
 so every test that runs ops through the shared helpers gets it. The
-clouds are registered by the ``pytest_fixture_setup`` hook of the
-integration conftest when their fixtures start.
+clouds are registered by the integration conftest's autouse
+``truth_clouds`` fixture for each test that uses them.
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ from vnfm.testing.openstack.cloud import LocalCloud
 Obj = dict[str, Any]
 # VIM entry -> VDU id -> resource ids the VIM has (None: not this VIM's).
 Lister = Callable[[Obj, Obj], dict[str, list[str]] | None]
-_LISTERS: list[Lister] = []
+_LISTERS: dict[int, Lister] = {}
+#: The fixtures whose clouds are compared (``register``).
+CLOUD_FIXTURES = ('local_k8s', 'local_cloud')
 _VNFDS: dict[str, Obj] = {}
 _SERVER = 'OS::Nova::Server'
 
@@ -49,11 +51,13 @@ class Http(Protocol):
 
 def register(resource: object) -> None:
     """Compare instances on ``resource`` (a fixture's LocalCluster or
-    LocalCloud) with it from now on; other fixtures are ignored."""
+    LocalCloud) with it from now on (once each)."""
+    if id(resource) in _LISTERS:
+        return
     if isinstance(resource, LocalCluster):
-        _LISTERS.append(_pods_of(resource))
+        _LISTERS[id(resource)] = _pods_of(resource)
     elif isinstance(resource, LocalCloud):
-        _LISTERS.append(_servers_of(resource))
+        _LISTERS[id(resource)] = _servers_of(resource)
 
 
 def reported(info: Obj) -> dict[str, list[str]]:
@@ -80,8 +84,8 @@ def check(api: Http, op: dict) -> None:
     ) or {}
     _check_levels(instance, flavour, info, mine)
     vdus = set(flavour.get('vdus') or mine)
-    for entry in _vim_entries(instance):
-        for lister in _LISTERS:
+    for entry in _vim_entries(api, instance):
+        for lister in list(_LISTERS.values()):
             listed = lister(instance, entry)
             if listed is None:
                 continue
@@ -97,11 +101,25 @@ def check(api: Http, op: dict) -> None:
                 )
 
 
-def _vim_entries(instance: Obj) -> list[Obj]:
+def _vim_entries(api: Http, instance: Obj) -> list[Obj]:
+    """The instance's VimConnectionInfo entries, the endpoint of a
+    registered VIM filled in from the VIM registry."""
     entries = instance.get('vimConnectionInfo') or {}
-    if isinstance(entries, list):  # v1
-        return entries
-    return list(entries.values())
+    listed = entries if isinstance(entries, list) else list(entries.values())
+    out = []
+    for entry in listed:
+        interface = entry.get('interfaceInfo') or {}
+        if not interface.get('endpoint') and entry.get('vimId'):
+            found = api.request(
+                'GET', f'/v1.0/vims/{entry["vimId"]}', version=None
+            )
+            if found.status_code == 200:
+                url = found.json()['vim'].get('auth_url')
+                entry = dict(
+                    entry, interfaceInfo={**interface, 'endpoint': url}
+                )
+        out.append(entry)
+    return out
 
 
 def _check_levels(
@@ -175,7 +193,7 @@ def _pods_of(cluster: LocalCluster) -> Lister:
 
     def pods(instance: Obj, entry: Obj) -> dict[str, list[str]] | None:
         endpoint = (entry.get('interfaceInfo') or {}).get('endpoint')
-        if endpoint is None or endpoint.rstrip('/') != cluster.endpoint:
+        if not endpoint or endpoint.rstrip('/') != cluster.endpoint:
             return None
         selector = f'{k8s.INSTANCE_LABEL}={instance["id"]}'
         with k8s.KubeClient(vim) as kube:
@@ -199,7 +217,10 @@ def _pods_of(cluster: LocalCluster) -> Lister:
 
 def _servers_of(cloud: LocalCloud) -> Lister:
     def servers(instance: Obj, entry: Obj) -> dict[str, list[str]] | None:
-        if entry.get('vimType') != 'ETSINFV.OPENSTACK_KEYSTONE.V_3':
+        if entry.get('vimType') not in {
+            'ETSINFV.OPENSTACK_KEYSTONE.V_3',
+            'OPENSTACK',  # v1
+        }:
             return None
         meta = (instance.get('instantiatedVnfInfo') or {}).get(
             'metadata'
