@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from vnfm.csar.build import build_csar
+from vnfm.testing import vmsample
 from vnfm.testing.client import ClientError
 from vnfm.testing.client import TackerClient
 from vnfm.testing.openstack.cloud import LocalCloud
@@ -21,50 +22,10 @@ from .test_vnf_lifecycle import _servers
 from .test_vnf_lifecycle import instantiated
 
 pytestmark = pytest.mark.timeout(600)
-TOP_HOT = 'BaseHOT/simple/vm_simple_hot.yaml'
-GROUP_CAPACITY = (
-    'desired_capacity: { get_param: [ nfv, VDU, VDU1, desired_capacity ] }'
-)
-# Tacker's StandardUserData layout: the VDU is its own server in the top
-# template (its port too), not a member of an AutoScalingGroup.
-SERVER_VDU1 = """  VDU1:
-    type: OS::Nova::Server
-    properties:
-      flavor: { get_param: [ nfv, VDU, VDU1, computeFlavourId ] }
-      image: { get_param: [ nfv, VDU, VDU1, vcImageId ] }
-      networks:
-        - port: { get_resource: VDU1_CP1 }
-
-  VDU1_CP1:
-    type: OS::Neutron::Port
-    properties:
-      network: { get_param: [ nfv, CP, VDU1_CP1, network ] }
-
-"""
-# Tacker's cluster package: a fixed desired_capacity, scaled by policies
-# vnfm does not signal.
-POLICY = """
-  VDU1_scale_out:
-    type: OS::Heat::ScalingPolicy
-    properties:
-      scaling_adjustment: 1
-      auto_scaling_group_id: { get_resource: VDU1 }
-      adjustment_type: change_in_capacity
-"""
-
-
-def _server_layout(text: str) -> str:
-    start, end = text.index('  VDU1:\n'), text.index('  VDU2:\n')
-    return text[:start] + SERVER_VDU1 + text[end:]
-
-
-def _policy_layout(text: str) -> str:
-    fixed = text.replace(GROUP_CAPACITY, 'desired_capacity: 1')
-    assert fixed != text
-    return fixed.replace('\noutputs:', POLICY + '\noutputs:')
-
-
-LAYOUTS = {'server': _server_layout, 'policy': _policy_layout}
+LAYOUTS = {
+    'server': vmsample.server_layout,
+    'policy': vmsample.policy_layout,
+}
 
 
 @pytest.mark.parametrize('layout', sorted(LAYOUTS))
@@ -77,7 +38,7 @@ def test_a_scale_heat_cannot_do_is_refused_before_an_op(
     tmp_path: Path,
 ) -> None:
     src = _variant(tmp_path, '@never@', '@never@')
-    top = src / TOP_HOT
+    top = src / vmsample.TOP_HOT
     top.write_text(LAYOUTS[layout](top.read_text()))
     (tmp_path / 'pkg.zip').write_bytes(build_csar(str(src)))
     vnfd_id = vm_api.onboard(tmp_path / 'pkg.zip', timeout=60)['vnfdId']

@@ -9,6 +9,7 @@ from vnfm.drivers import scaling
 from vnfm.drivers.infra.openstack import scale
 from vnfm.drivers.infra.openstack.driver import OpenStackInfraDriver
 from vnfm.objects import scale_level
+from vnfm.testing import vmsample
 
 from .fakeheat import FakeHeat
 from .fakeheat import vm_simple
@@ -112,51 +113,11 @@ def test_rollback_returns_to_the_recorded_count(heat: FakeHeat) -> None:
     assert update[2]['nfv']['VDU']['VDU1']['desired_capacity'] == 1
 
 
-_TOP_HOT = 'BaseHOT/simple/vm_simple_hot.yaml'
-_GROUP_CAPACITY = (
-    'desired_capacity: { get_param: [ nfv, VDU, VDU1, desired_capacity ] }'
-)
-
-
-def _sample_hot() -> str:
+def _top(layout) -> bytes:
     from ....csar.utils import SAMPLES
 
-    return (SAMPLES / 'vm_simple' / _TOP_HOT).read_text()
-
-
-# Tacker's StandardUserData layout: the VDU is its own server in the top
-# template, not a member of an AutoScalingGroup.
-_SERVER_VDU1 = """
-  VDU1:
-    type: OS::Nova::Server
-    properties:
-      flavor: { get_param: [ nfv, VDU, VDU1, computeFlavourId ] }
-      image: { get_param: [ nfv, VDU, VDU1, vcImageId ] }
-      networks:
-        - network: { get_param: [ nfv, CP, VDU1_CP1, network ] }
-"""
-
-
-def _server_layout() -> bytes:
-    text = _sample_hot()
-    start = text.index('  VDU1:\n')
-    end = text.index('  VDU2:\n')
-    return (text[:start] + _SERVER_VDU1.lstrip('\n') + text[end:]).encode()
-
-
-def _policy_layout() -> bytes:
-    """Tacker's cluster package: a fixed desired_capacity and
-    OS::Heat::ScalingPolicy resources."""
-    text = _sample_hot().replace(_GROUP_CAPACITY, 'desired_capacity: 1')
-    policies = """
-  VDU1_scale_out:
-    type: OS::Heat::ScalingPolicy
-    properties:
-      scaling_adjustment: 1
-      auto_scaling_group_id: { get_resource: VDU1 }
-      adjustment_type: change_in_capacity
-"""
-    return text.replace('\noutputs:', policies + '\noutputs:').encode()
+    text = (SAMPLES / 'vm_simple' / vmsample.TOP_HOT).read_text()
+    return layout(text).encode()
 
 
 def _scale_of(heat: FakeHeat, hot: bytes, kind: str) -> None:
@@ -167,7 +128,7 @@ def _scale_of(heat: FakeHeat, hot: bytes, kind: str) -> None:
         'SCALE',
         request={'type': kind, 'aspectId': 'VDU1_scale', 'numberOfSteps': 2},
         vnf_instance={'id': 'inst-1', 'instantiatedVnfInfo': info},
-        **{_TOP_HOT: hot},
+        **{vmsample.TOP_HOT: hot},
     )
     OpenStackInfraDriver().scale(ctx)
 
@@ -176,7 +137,7 @@ def test_scale_of_a_vdu_outside_any_group_is_refused_before_an_update(
     heat: FakeHeat,
 ) -> None:
     with pytest.raises(scaling.ScaleNotPossible) as e:
-        _scale_of(heat, _server_layout(), 'SCALE_OUT')
+        _scale_of(heat, _top(vmsample.server_layout), 'SCALE_OUT')
 
     assert 'scales VDU VDU1' in e.value.detail
     assert 'Nothing was changed' in e.value.detail
@@ -187,7 +148,7 @@ def test_scale_of_a_group_with_fixed_capacity_is_refused(
     heat: FakeHeat,
 ) -> None:
     with pytest.raises(scaling.ScaleNotPossible) as e:
-        _scale_of(heat, _policy_layout(), 'SCALE_OUT')
+        _scale_of(heat, _top(vmsample.policy_layout), 'SCALE_OUT')
 
     assert 'desired_capacity' in e.value.detail
     assert not [c for c in heat.calls if c[0] == 'update']
@@ -197,7 +158,7 @@ def test_instantiate_names_the_aspects_vnfm_cannot_scale(
     heat: FakeHeat,
 ) -> None:
     heat.resource_list = vm_simple(TOP, 1)
-    ctx = context(**{_TOP_HOT: _server_layout()})
+    ctx = context(**{vmsample.TOP_HOT: _top(vmsample.server_layout)})
 
     info = OpenStackInfraDriver().instantiate(ctx).instantiated_vnf_info
 
