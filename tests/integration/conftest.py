@@ -28,6 +28,8 @@ from vnfm.csar.build import build_csar
 from vnfm.testing import procs
 from vnfm.testing.client import TackerClient
 
+from . import truth
+
 T = TypeVar('T')
 
 SAMPLES = Path(__file__).resolve().parents[2] / 'samples' / 'packages'
@@ -206,6 +208,15 @@ def _ensure_conductors(services: procs.VnfmServices, n: int) -> None:
         services.start_conductors(missing)
 
 
+@pytest.fixture(autouse=True)
+def truth_clouds(request: pytest.FixtureRequest) -> None:
+    """Register the local Kubernetes and local cloud a test uses, so
+    ``Api.wait_op`` compares the instances on them with what they have."""
+    for name in truth.CLOUD_FIXTURES:
+        if name in request.fixturenames:
+            truth.register(request.getfixturevalue(name))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo
@@ -306,7 +317,10 @@ class Api:
             assert op['operationState'] not in FINAL - states, op
             return None
 
-        return wait_for(probe, timeout, f'op {op_id} in {sorted(states)}')
+        op = wait_for(probe, timeout, f'op {op_id} in {sorted(states)}')
+        if op['operationState'] == 'COMPLETED':
+            truth.check(self, op)
+        return op
 
     def instance(self, inst_id: str) -> dict:
         """The VNF instance ``inst_id``."""

@@ -35,6 +35,7 @@ from vnfm.lcm import operate
 from vnfm.lcm import scale
 from vnfm.lcm import scale_to_level
 from vnfm.lcm import terminate
+from vnfm.lcm import verify
 from vnfm.lcm.operation import Operation
 from vnfm.lcm.run import LeaseLost
 from vnfm.lcm.run import OpRun
@@ -214,6 +215,7 @@ class LcmDriver:
                 finish.rolled_back(run, operation.rollback(run))
             else:
                 outcome = operation.forward(run)
+                verify.check(run, outcome)
                 cancel.check(run.op['id'], 'before completing')
                 finish.complete(run, outcome)
                 operation.after_commit(run)

@@ -92,3 +92,18 @@ def steps(
                 }
             )
     return sorted(out, key=lambda s: s['type'] != 'SCALE_IN')
+
+
+#: The key of instantiatedVnfInfo.metadata where an infra driver names the
+#: aspects it cannot scale on the instance's VIM (aspect id -> why); the API
+#: refuses a scale of them before it records the op.
+UNSCALABLE = 'unscalableAspects'
+
+
+def unscalable(info: Mapping[str, Any] | None) -> dict[str, str]:
+    """The aspects an instance's infra driver cannot scale, with why."""
+    meta = (info or {}).get('metadata') or {}
+    found = meta.get(UNSCALABLE) if isinstance(meta, Mapping) else None
+    if not isinstance(found, Mapping):
+        return {}
+    return {str(a): str(why) for a, why in found.items()}

@@ -630,3 +630,51 @@ def test_a_hostile_known_parameter_is_a_400_and_records_nothing(
     assert json_of(resp)['detail'].startswith(f'additionalParams/{path}: ')
     assert rpc.calls == []
     assert db.op_list({'vnf_instance_id': inst['id']}) == []
+
+
+_CANNOT = 'Aspect worker scales VDU VDU1, which the top Heat template ...'
+
+
+def _unscalable_instance() -> dict:
+    inst = _leveled_instance()
+    info = dict(
+        inst['instantiated_vnf_info'],
+        maxScaleLevels=[
+            {'aspectId': 'worker', 'scaleLevel': 2},
+            {'aspectId': 'db', 'scaleLevel': 1},
+        ],
+        metadata={'unscalableAspects': {'worker': _CANNOT}},
+    )
+    return db.instance_update(inst['id'], {'instantiated_vnf_info': info})
+
+
+def test_scale_of_an_aspect_the_driver_cannot_scale_is_422(client, rpc):
+    inst = _unscalable_instance()
+
+    resp = client.lcm(
+        'POST',
+        f'/vnf_instances/{inst["id"]}/scale',
+        {'type': 'SCALE_OUT', 'aspectId': 'worker', 'numberOfSteps': 2},
+    )
+
+    assert resp.status_int == 422, resp.body
+    assert json_of(resp)['detail'] == _CANNOT
+    assert db.op_list() == [] and rpc.calls == []
+    other = client.lcm(
+        'POST',
+        f'/vnf_instances/{inst["id"]}/scale',
+        {'type': 'SCALE_OUT', 'aspectId': 'db'},
+    )
+    assert other.status_int == 202, other.body
+
+
+def test_scale_to_level_moving_an_unscalable_aspect_is_422(client, rpc):
+    inst = _unscalable_instance()
+    path = f'/vnf_instances/{inst["id"]}/scale_to_level'
+
+    resp = client.lcm(
+        'POST', path, {'scaleInfo': [{'aspectId': 'worker', 'scaleLevel': 1}]}
+    )
+
+    assert resp.status_int == 422 and json_of(resp)['detail'] == _CANNOT
+    assert db.op_list() == [] and rpc.calls == []

@@ -204,6 +204,16 @@ class InfraDriver(abc.ABC):
         """
         return None
 
+    def vim_vnfcs(
+        self, ctx: SyncContext, vdu_ids: set[str]
+    ) -> dict[str, list[str]] | None:
+        """VDU id -> the resource ids (``computeResource.resourceId``) of
+        the VNFCs of ``vdu_ids`` the VIM has now, for the instance
+        ctx.vnf_instance describes; None when the driver's VIM is vnfm's
+        own record (nothing to compare). The LCM driver compares it with
+        what an op will report before the op is COMPLETED."""
+        return None
+
 
 # Shared with the MgmtDrivers (which name VNFCs the same way).
 heal_targets = scaling.heal_targets

@@ -138,7 +138,17 @@ def scale(req: ApiRequest) -> webob.Response:
                 f'{body["aspectId"]} from level {current} to {new}, outside '
                 f'0..{maximum}.'
             )
+    _check_scalable(row, [body['aspectId']])
     return vnf_instances.start_op(req, row, _OP.SCALE, _INSTANTIATED)
+
+
+def _check_scalable(row: dict, aspects: list[str]) -> None:
+    """422 when the instance's infra driver said it cannot scale one of
+    ``aspects`` on its VIM (nothing recorded, nothing run)."""
+    why = scale_level.unscalable(row['instantiated_vnf_info'])
+    for aspect in aspects:
+        if aspect in why:
+            raise exceptions.UnprocessableEntity(why[aspect])
 
 
 def scale_to_level(req: ApiRequest) -> webob.Response:
@@ -148,10 +158,9 @@ def scale_to_level(req: ApiRequest) -> webob.Response:
     info = row['instantiated_vnf_info'] or {}
     flavour = (_vnfd(row).get('flavours') or {}).get(info.get('flavourId'))
     if flavour is not None:
+        current = scale_level.current_levels(info)
         try:
-            scale_level.target_levels(
-                flavour, scale_level.current_levels(info), req.json
-            )
+            target = scale_level.target_levels(flavour, current, req.json)
         except scale_level.LevelError as e:
             error = (
                 exceptions.UnprocessableEntity
@@ -159,6 +168,9 @@ def scale_to_level(req: ApiRequest) -> webob.Response:
                 else exceptions.BadRequest
             )
             raise error(e.detail) from None
+        _check_scalable(
+            row, [a for a, n in target.items() if n != current.get(a, 0)]
+        )
     return vnf_instances.start_op(req, row, _OP.SCALE_TO_LEVEL, _INSTANTIATED)
 
 

@@ -89,6 +89,18 @@ class KubernetesInfraDriver(base.InfraDriver):
             ctx.vnf_instance.get('instantiatedVnfInfo') or {},
         )
 
+    def vim_vnfcs(
+        self, ctx: base.SyncContext, vdu_ids: set[str]
+    ) -> dict[str, list[str]] | None:
+        """The live Pods of the instance's VDU workloads."""
+        _, vim = ctx.vim_connection()
+        return sync.vim_vnfcs(
+            vim,
+            ctx.vnf_instance['id'],
+            ctx.vnf_instance.get('instantiatedVnfInfo') or {},
+            vdu_ids,
+        )
+
     def sync_vnfc_resource_info(
         self, vim_id: str, vim: dict[str, Any], instance: dict[str, Any]
     ) -> list[dict[str, Any]]:

@@ -76,3 +76,21 @@ def _vdu_order(*entries: list[Obj]) -> list[str]:
 def changed(old: list[Obj], new: list[Obj]) -> bool:
     """Tell whether a sync result differs from what is stored."""
     return bool(vnfc_views.affected(old, new)['affectedVnfcs'])
+
+
+def vim_vnfcs(
+    vim: Obj, instance_id: str, instantiated_vnf_info: Obj, vdu_ids: set[str]
+) -> dict[str, list[str]]:
+    """VDU id -> the names of the live Pods of its workload."""
+    workloads = {
+        v: w
+        for v, w in common.vdu_workloads(instantiated_vnf_info).items()
+        if v in vdu_ids
+    }
+    if not workloads:
+        return {}
+    with k8s.KubeClient(vim) as kube:
+        pods = k8s.list_pods(
+            kube, list(workloads.values()), common.selector(instance_id)
+        )
+    return common.pod_names(pods, workloads)

@@ -14,6 +14,9 @@ from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra import vnfcs
 from vnfm.drivers.infra.openstack import info as info_mod
+from vnfm.drivers.infra.openstack import scalable
+from vnfm.drivers.infra.openstack import userdata
+from vnfm.objects import scale_level
 
 Obj = dict[str, Any]
 STACK_PREFIX = 'vnf-'
@@ -96,8 +99,33 @@ def vnf_info(
         'vnfcInfo': vnfcs.vnfc_info(vnfc_resources),
         'vnfVirtualLinkResourceInfo': builder.vnf_virtual_link_resource_info(),
         'virtualStorageResourceInfo': builder.virtual_storage_resource_info(),
-        'metadata': {'stack_id': stack.id, 'stack_name': stack.name},
+        'metadata': with_unscalable(
+            {'stack_id': stack.id, 'stack_name': stack.name},
+            _unscalable(ctx, flavour, source_vnfd),
+        ),
     }
+
+
+def with_unscalable(meta: Obj, aspects: dict[str, str]) -> Obj:
+    """``meta`` naming the aspects vnfm cannot scale (the key left out
+    when there are none)."""
+    out = {k: v for k, v in meta.items() if k != scale_level.UNSCALABLE}
+    if aspects:
+        out[scale_level.UNSCALABLE] = aspects
+    return out
+
+
+def _unscalable(
+    ctx: base.InfraContext, flavour: Obj, source_vnfd: bool
+) -> dict[str, str]:
+    """The aspects the built-in Heat input cannot scale (none known with
+    the package's own user data, which may build other templates)."""
+    if userdata.user_data(ctx, 'scale') is not None:
+        return {}
+    package = (
+        ctx.package if source_vnfd else (ctx.target_package or ctx.package)
+    )
+    return scalable.of_package(flavour, package)
 
 
 def levels_of(info: Obj) -> dict[str, int]:

@@ -84,3 +84,9 @@ class OpenStackInfraDriver(base.InfraDriver):
     def sync(self, ctx: base.SyncContext) -> dict[str, Any] | None:
         """instantiatedVnfInfo following servers Heat replaced by itself."""
         return sync.synced_info(ctx)
+
+    def vim_vnfcs(
+        self, ctx: base.SyncContext, vdu_ids: set[str]
+    ) -> dict[str, list[str]] | None:
+        """The servers of the instance's stack, per VDU."""
+        return sync.vim_vnfcs(ctx, vdu_ids)

@@ -17,6 +17,7 @@ from vnfm.common import exceptions
 from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.openstack import common
+from vnfm.drivers.infra.openstack import scalable
 from vnfm.drivers.infra.openstack import stackupdate
 from vnfm.drivers.infra.openstack import userdata
 
@@ -62,7 +63,10 @@ def _mark(heat: openstack.Heat, vnfcs: list[Obj]) -> None:
 
 
 def scale(ctx: base.InfraContext) -> base.InfraResult:
-    """Set the aspect's VDUs to the new level's counts."""
+    """Set the aspect's VDUs to the new level's counts (refused before
+    anything runs when the built-in Heat input cannot scale them)."""
+    if userdata.user_data(ctx, 'scale') is None:
+        scalable.check(ctx)
     flavour = scaling.flavour_of(ctx.vnfd, ctx.flavour_id)
     info = common.info_of(ctx)
     levels = scaling.scaled_levels(

@@ -28,6 +28,7 @@ from vnfm.drivers.infra.openstack import hot
 from vnfm.drivers.infra.openstack import info as info_mod
 from vnfm.drivers.infra.openstack import standard
 from vnfm.drivers.infra.openstack import userdata
+from vnfm.objects import scale_level
 
 Obj = dict[str, Any]
 Prepare = Callable[
@@ -140,7 +141,10 @@ def update(
             ext_links(info) if ext_vls is None else ext_vls,
             source_vnfd,
         )
-        new['metadata'] = {**(info.get('metadata') or {}), **new['metadata']}
+        new['metadata'] = common.with_unscalable(
+            {**(info.get('metadata') or {}), **new['metadata']},
+            scale_level.unscalable(new),
+        )
         work['requests'] = heat.conn.counts
     return base.InfraResult(
         instantiated_vnf_info=new,

@@ -101,3 +101,26 @@ def synced_info(ctx: base.SyncContext) -> Obj | None:
         'virtualStorageResourceInfo': builder.virtual_storage_resource_info(),
         'vnfVirtualLinkResourceInfo': builder.vnf_virtual_link_resource_info(),
     }
+
+
+def vim_vnfcs(
+    ctx: base.SyncContext, vdu_ids: set[str]
+) -> dict[str, list[str]]:
+    """VDU id -> the ids of the servers of the instance's stack named after
+    it (nested stacks included), as Heat lists them now."""
+    meta = (ctx.vnf_instance.get('instantiatedVnfInfo') or {}).get(
+        'metadata'
+    ) or {}
+    if not meta.get('stack_id'):
+        return {}
+    ref = f'{meta["stack_name"]}/{meta["stack_id"]}'
+    with common.heat_for(ctx) as (vim_id, heat):
+        builder = info_mod.Builder(
+            ctx.vnf_instance['id'], vim_id, heat.resources(ref), vdu_ids
+        )
+    out: dict[str, list[str]] = {}
+    for server in builder.servers:
+        out.setdefault(server['resource_name'], []).append(
+            str(server.get('physical_resource_id') or '')
+        )
+    return out

@@ -46,6 +46,7 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.clients import outbound
 from vnfm.common import exceptions
 from vnfm.drivers.mgmt import base
+from vnfm.drivers.mgmt.kubernetes_cluster import census
 from vnfm.drivers.mgmt.kubernetes_cluster import drain
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import install
@@ -186,6 +187,27 @@ class KubernetesClusterDriver(base.MgmtDriver):
             )
         return self.kube_client(entry)
 
+    def _census(
+        self,
+        ctx: base.HookContext,
+        cluster: list[nodes.VmNode],
+        manifests: list[pvs.Manifest],
+        access: vim.ClusterAccess | None = None,
+    ) -> None:
+        """ClusterMismatch unless the cluster's Nodes are the instance's
+        VMs and the PVs of ``manifests`` exist (``access``: of a cluster
+        not registered yet)."""
+        kube = (
+            self._kube(ctx)
+            if access is None
+            else self.kube_client(vim.connection_info(access, ''))
+        )
+        with kube:
+            census.check_nodes(kube, cluster, ctx.hook)
+            census.check_pvs(
+                kube, [n for m in manifests for n in m.names()], ctx.hook
+            )
+
     @staticmethod
     def _registered(
         ctx: base.HookContext,
@@ -220,6 +242,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
             ctx, params, pins, lambda i: i.install(cluster, endpoint)
         )
         self._set_up_storage(ctx, params, pins, manifests, cluster)
+        self._census(ctx, cluster, manifests, access)
         return self._registered(ctx, params, access, pins)
 
     def terminate_start(self, ctx: base.HookContext) -> base.HookResult:
@@ -296,6 +319,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
         if new:
             self._join(ctx, params, pins, cluster, new)
             self._set_up_storage(ctx, params, pins, [], new, server=False)
+        self._census(ctx, cluster, [])
         return base.HookResult(pins.changes())
 
     def rollback_scale_end(self, ctx: base.HookContext) -> base.HookResult:
@@ -389,6 +413,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
             self._set_up_storage(
                 ctx, params, pins, manifests, healed, server=server_healed
             )
+            self._census(ctx, cluster, manifests)
             return base.HookResult(pins.changes())
         # The whole instance, or the master: the cluster is built again
         # (the VMs that stay leave the old one first), its VIM updated and
@@ -404,6 +429,7 @@ class KubernetesClusterDriver(base.MgmtDriver):
 
         access = self._install(ctx, params, pins, rebuild)
         self._set_up_storage(ctx, params, pins, manifests, cluster)
+        self._census(ctx, cluster, manifests, access)
         return self._registered(ctx, params, access, pins)
 
     def _release_pvs(

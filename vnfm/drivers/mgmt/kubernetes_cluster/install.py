@@ -95,6 +95,7 @@ class Installer:
         config = script.node_config(
             self.params, node.node_address, endpoint, join
         )
+        config['NODE_NAME'] = nodes.node_name(node)
         try:
             runner = self._runner(node)
         except ssh.SshError as e:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -38,6 +39,14 @@ class VmNode:
     resource_id: str  # computeResource.resourceId (the server)
     ssh_address: str
     node_address: str
+
+
+def node_name(node: VmNode) -> str:
+    """The host and Node name of a VM: its role and node address, unique in
+    the cluster whatever name the VM was given (Tacker too derives it from
+    the address; two workers named alike would make one Node)."""
+    address = re.sub(r'[^0-9a-z]+', '-', node.node_address.lower())
+    return f'{node.role}-{address.strip("-")}'
 
 
 def login(

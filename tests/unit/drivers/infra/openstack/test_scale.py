@@ -3,8 +3,13 @@ stack update; scale-in marks the members to remove unhealthy first."""
 
 from __future__ import annotations
 
+import pytest
+
+from vnfm.drivers import scaling
 from vnfm.drivers.infra.openstack import scale
 from vnfm.drivers.infra.openstack.driver import OpenStackInfraDriver
+from vnfm.objects import scale_level
+from vnfm.testing import vmsample
 
 from .fakeheat import FakeHeat
 from .fakeheat import vm_simple
@@ -106,3 +111,55 @@ def test_rollback_returns_to_the_recorded_count(heat: FakeHeat) -> None:
 
     [update] = [c for c in heat.calls if c[0] == 'update']
     assert update[2]['nfv']['VDU']['VDU1']['desired_capacity'] == 1
+
+
+def _top(layout) -> bytes:
+    from ....csar.utils import SAMPLES
+
+    text = (SAMPLES / 'vm_simple' / vmsample.TOP_HOT).read_text()
+    return layout(text).encode()
+
+
+def _scale_of(heat: FakeHeat, hot: bytes, kind: str) -> None:
+    heat.resource_list = vm_simple(TOP, 1)
+    info = OpenStackInfraDriver().instantiate(context()).instantiated_vnf_info
+    heat.calls.clear()
+    ctx = context(
+        'SCALE',
+        request={'type': kind, 'aspectId': 'VDU1_scale', 'numberOfSteps': 2},
+        vnf_instance={'id': 'inst-1', 'instantiatedVnfInfo': info},
+        **{vmsample.TOP_HOT: hot},
+    )
+    OpenStackInfraDriver().scale(ctx)
+
+
+@pytest.mark.parametrize(
+    'layout', [vmsample.server_layout, vmsample.policy_layout]
+)
+def test_a_scale_heat_cannot_do_is_refused_before_an_update(
+    heat: FakeHeat, layout
+) -> None:
+    # VDU1 its own server (Tacker's StandardUserData layout), or its group
+    # at a fixed desired_capacity with a ScalingPolicy (Tacker's cluster
+    # package): a stack update would change nothing.
+    with pytest.raises(scaling.ScaleNotPossible) as e:
+        _scale_of(heat, _top(layout), 'SCALE_OUT')
+
+    assert 'scales VDU VDU1' in e.value.detail
+    assert 'desired_capacity' in e.value.detail
+    assert 'Nothing was changed' in e.value.detail
+    assert not [c for c in heat.calls if c[0] == 'update']
+
+
+def test_instantiate_names_the_aspects_vnfm_cannot_scale(
+    heat: FakeHeat,
+) -> None:
+    heat.resource_list = vm_simple(TOP, 1)
+    ctx = context(**{vmsample.TOP_HOT: _top(vmsample.server_layout)})
+
+    info = OpenStackInfraDriver().instantiate(ctx).instantiated_vnf_info
+
+    why = info['metadata'][scale_level.UNSCALABLE]
+    assert list(why) == ['VDU1_scale'] and 'VDU VDU1' in why['VDU1_scale']
+    plain = _instantiated(heat, 1)
+    assert scale_level.UNSCALABLE not in plain['metadata']

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.unit.drivers.mgmt.kubernetes_cluster import instances
 from tests.unit.objects.test_k8s_cluster import valid
@@ -15,8 +16,10 @@ from vnfm.clients import outbound
 from vnfm.clients import ssh
 from vnfm.common import exceptions
 from vnfm.drivers.mgmt import base
+from vnfm.drivers.mgmt.kubernetes_cluster import census
 from vnfm.drivers.mgmt.kubernetes_cluster import driver
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
+from vnfm.drivers.mgmt.kubernetes_cluster import nodes
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.testing import certs
@@ -24,6 +27,19 @@ from vnfm.testing import certs
 CA = base64.b64encode(certs.make_ca().cert_pem).decode()
 INSTANCE = '0e6d7c4a-1f2b-4c3d-8e9f-0a1b2c3d4e5f'
 VIP = instances.cp('vip_CP', '198.18.0.100')
+
+
+#: The Kubernetes API of the cluster the fake scripts build: a join
+#: registers a Node under the config's NODE_NAME (None: the VM's host
+#: name, the same on every worker, as Tacker's cluster package names them).
+CLUSTER: dict[str, Any] = {'kube': None, 'node_name': 'config'}
+
+
+def _config_value(config: str, key: str) -> str:
+    for line in config.splitlines():
+        if line.startswith(key + '='):
+            return line.split('=', 1)[1]
+    return ''
 
 
 class FakeSession:
@@ -42,6 +58,10 @@ class FakeSession:
     def put(self, data: bytes, path: str, step: str, mode: int = 0) -> None:
         if path.endswith('.conf'):
             self.config = data.decode()
+        if step == 'pv-upload' and CLUSTER['kube'] is not None:
+            # Registered by the kubectl apply that follows.
+            for doc in yaml.safe_load_all(data.decode()):
+                CLUSTER['kube'].pvs.append(doc['metadata']['name'])
 
     def run(self, command: str, step: str, **kwargs: Any) -> ssh.Result:
         out = ''
@@ -51,12 +71,24 @@ class FakeSession:
             action = command.split()[2]
             node = self.config.split('NODE_IP=')[1].split('\n')[0]
             self.log.append(f'{action} {node}')
+            self._register(action, node)
             out = {
                 'join-info': 'JOIN_TOKEN=abcdef.0123456789abcdef\n',
                 'vim-access': 'SERVER=https://198.18.0.100:6443\n'
                 f'CA_CERT={CA}\nTOKEN=sa-token-1\n',
             }.get(action, '')
         return ssh.Result(0, out, '')
+
+    def _register(self, action: str, address: str) -> None:
+        kube = CLUSTER['kube']
+        if kube is None or action not in {'init-master', 'join-worker'}:
+            return
+        if action == 'init-master':
+            kube.nodes.clear()  # a new cluster
+        name = _config_value(self.config, 'NODE_NAME')
+        if action == 'join-worker' and CLUSTER['node_name'] != 'config':
+            name = CLUSTER['node_name']
+        kube.nodes[name] = address
 
     def close(self) -> None:
         pass
@@ -67,6 +99,7 @@ class FakeKube:
 
     def __init__(self, nodes: dict[str, str], pods: list[dict]) -> None:
         self.nodes = nodes  # name -> InternalIP
+        self.pvs: list[str] = []
         self.pods = pods
         self.calls: list[str] = []
 
@@ -77,6 +110,8 @@ class FakeKube:
         pass
 
     def list(self, api_version: str, kind: str, *a: Any) -> tuple:
+        if kind == 'PersistentVolume':
+            return [{'metadata': {'name': n}} for n in self.pvs], '1'
         if kind == 'Node':
             return [
                 {
@@ -115,6 +150,8 @@ def pod(name: str, node: str, daemon: bool = False) -> dict:
 @pytest.fixture
 def actions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     log: list[str] = []
+    monkeypatch.setitem(CLUSTER, 'kube', None)
+    monkeypatch.setitem(CLUSTER, 'node_name', 'config')
     monkeypatch.setattr(
         ssh, 'connect', lambda target, *a, **k: FakeSession(target, log)
     )
@@ -144,9 +181,26 @@ def make_ctx(hook: str, info: dict, **extra: Any) -> base.HookContext:
 def cluster_driver(
     kube: FakeKube | None = None,
 ) -> driver.KubernetesClusterDriver:
+    """The driver on ``kube`` (default: a cluster with no Node yet), the
+    cluster the fake scripts register Nodes in."""
+    if kube is None:
+        kube = CLUSTER['kube'] or FakeKube({}, [])
+    CLUSTER['kube'] = kube
     return driver.KubernetesClusterDriver(
         policy=outbound.Policy(allowed=()),
         kube_client=lambda vim_entry: kube,
+    )
+
+
+def joined(info: dict) -> FakeKube:
+    """A cluster whose Nodes are the VMs of ``info`` (by their addresses)."""
+    return FakeKube(
+        {
+            f'node-{v["id"]}': nodes.cp_addresses(v['vnfcCpInfo'][0])[0]
+            for v in info['vnfcResourceInfo']
+            if v['vduId'] in {'masterNode', 'workerNode'}
+        },
+        [],
     )
 
 
@@ -190,6 +244,38 @@ def test_instantiate_end_installs_and_registers_the_vim(actions):
     pins = changes['metadata'][hostkeys.METADATA_KEY]
     assert sorted(pins) == ['server-m1', 'server-w1', 'server-w2']
     base.check_changes('instantiate_end hook', changes)
+
+
+def test_each_vm_joins_under_a_node_name_of_its_own(actions):
+    kube = FakeKube({}, [])
+
+    cluster_driver(kube).instantiate_end(
+        make_ctx('instantiate_end', two_workers())
+    )
+
+    assert kube.nodes == {
+        'master-198-18-0-11': '198.18.0.11',
+        'worker-198-18-0-21': '198.18.0.21',
+        'worker-198-18-0-22': '198.18.0.22',
+    }
+
+
+def test_two_workers_registered_as_one_node_fail_naming_the_clash(
+    actions, monkeypatch
+):
+    # Tacker's cluster package names every worker server workerNode; a
+    # script that names Nodes after the host name makes one Node of two.
+    monkeypatch.setitem(CLUSTER, 'node_name', 'workerNode')
+
+    with pytest.raises(census.ClusterMismatch) as e:
+        cluster_driver().instantiate_end(
+            make_ctx('instantiate_end', two_workers())
+        )
+
+    detail = e.value.detail
+    assert 'worker VNFC w1 (198.18.0.21) is 0 Nodes' in detail, detail
+    assert 'workerNode (198.18.0.22)' in detail, detail
+    assert 'its own host name' in detail, detail
 
 
 def test_a_missing_script_fails_naming_script_path(actions):
@@ -245,10 +331,14 @@ def test_scale_out_joins_only_the_new_worker(actions):
         after,
         request={'type': 'SCALE_OUT', 'aspectId': 'worker_instance'},
         instantiate_request=lambda: {'additionalParams': valid()},
+        vim_connection_info={vim.CONNECTION_KEY: {}},
     )
     ctx.vnf_instance.update(pinned(before))
+    kube = FakeKube(
+        {'m1': '198.18.0.11', 'w1': '198.18.0.21', 'w2': '198.18.0.22'}, []
+    )
 
-    changes = cluster_driver().scale_end(ctx).changes
+    changes = cluster_driver(kube).scale_end(ctx).changes
 
     assert actions == [
         'prepare 198.18.0.23',

@@ -18,6 +18,7 @@ from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import FakeSession
 from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import (
     cluster_driver,
 )
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import joined
 from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import make_ctx
 from tests.unit.objects.test_k8s_storage import flavour
 from tests.unit.objects.test_k8s_storage import with_storage
@@ -365,6 +366,7 @@ def vms(monkeypatch: pytest.MonkeyPatch) -> Vms:
 
 def _ctx(hook: str, info: dict, **extra: Any) -> Any:
     extra.setdefault('request', {'additionalParams': with_storage()})
+    extra.setdefault('vim_connection_info', {'kubernetes_cluster': {}})
     return make_ctx(hook, info, package=package(), vnfd=vnfd(), **extra)
 
 
@@ -461,7 +463,10 @@ def test_heal_start_deletes_the_pvs_when_none_is_bound(vms):
 
 
 def test_heal_end_sets_up_the_new_storage_vm_and_registers_the_pvs(vms):
-    cluster_driver().heal_end(_heal_ctx('heal_end'))
+    ctx = _heal_ctx('heal_end')
+    cluster_driver(joined(ctx.vnf_instance['instantiatedVnfInfo'])).heal_end(
+        ctx
+    )
     assert vms[STORAGE_IP].steps == [
         'volume',
         'export-dirs',
@@ -491,7 +496,7 @@ def test_scale_out_installs_the_nfs_client_on_the_new_worker_only(vms):
         instantiate_request=lambda: {'additionalParams': with_storage()},
     )
     ctx.vnf_instance['metadata'] = {hostkeys.METADATA_KEY: keys}
-    changes = cluster_driver().scale_end(ctx).changes
+    changes = cluster_driver(joined(before)).scale_end(ctx).changes
     assert vms['198.18.0.23'].steps == ['nfs-client']
     assert STORAGE_IP not in vms
     # The storage VM's pinned key is kept (not dropped as a gone VM's).
