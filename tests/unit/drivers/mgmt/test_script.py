@@ -4,6 +4,8 @@ import hashlib
 import importlib.util
 import json
 import logging
+import os
+import pwd
 import py_compile
 import time
 
@@ -325,7 +327,9 @@ def test_bytecode_in_the_package_never_runs(conf, tmp_path):
         pyc: pyc_data,
     }
 
-    result = ScriptMgmtDriver().run_hook(_package_ctx(files, 'Scripts/hook.py'))
+    result = ScriptMgmtDriver().run_hook(
+        _package_ctx(files, 'Scripts/hook.py')
+    )
 
     assert result == base.HookResult(changes={})
     # Bytecode with no source beside it: Python would run it as is.
@@ -336,6 +340,55 @@ def test_bytecode_in_the_package_never_runs(conf, tmp_path):
         'Scripts/helper.pyc (module helper) is not allowed to run: only '
         'Python source files of a package are imported'
     ) in e.value.detail
+
+
+WHO = b"""
+import json, os
+try:
+    open('/etc/shadow', 'rb').close()
+    shadow = 'read'
+except OSError as e:
+    shadow = type(e).__name__
+print(json.dumps({'changes': {'metadata': {
+    'uid': os.getuid(), 'gid': os.getgid(), 'groups': os.getgroups(),
+    'shadow': shadow,
+    'home_writable': os.access(os.environ['HOME'], os.W_OK),
+}}}))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason='vnfm runs as root here only')
+@pytest.mark.skipif(
+    not os.path.exists('/usr/bin/python3'), reason='an interpreter for all'
+)
+def test_a_root_vnfm_runs_scripts_as_the_sandbox_user(allowed, conf):
+    # Defect: scripts ran with the conductor's privileges, root included.
+    conf('sandbox_user', 'nobody', 'mgmt_driver')
+    conf('python_executable', '/usr/bin/python3', 'mgmt_driver')
+    nobody = pwd.getpwnam('nobody')
+
+    changes = ScriptMgmtDriver().run_hook(ctx(WHO)).changes
+
+    assert changes['metadata'] == {
+        'uid': nobody.pw_uid,
+        'gid': nobody.pw_gid,
+        'groups': [],
+        'shadow': 'PermissionError',
+        'home_writable': True,
+    }
+
+
+def test_an_unknown_sandbox_user_fails_saying_so(allowed, conf):
+    conf('sandbox_user', 'no-such-user-here', 'mgmt_driver')
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(WHO))
+
+    assert e.value.detail == (
+        'instantiate_end hook Scripts/hook.py cannot run as user '
+        'no-such-user-here ([mgmt_driver] sandbox_user): there is no such '
+        'user on this host.'
+    )
 
 
 def test_invalid_json_output_fails(allowed):
