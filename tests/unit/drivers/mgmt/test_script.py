@@ -4,7 +4,6 @@ import hashlib
 import importlib.util
 import json
 import logging
-import os
 import pwd
 import py_compile
 import time
@@ -357,12 +356,10 @@ print(json.dumps({'changes': {'metadata': {
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason='vnfm runs as root here only')
-@pytest.mark.skipif(
-    not os.path.exists('/usr/bin/python3'), reason='an interpreter for all'
-)
 def test_a_root_vnfm_runs_scripts_as_the_sandbox_user(allowed, conf):
     # Defect: scripts ran with the conductor's privileges, root included.
+    # (Tests run as root, as the local cloud needs; Debian's interpreter is
+    # one that nobody can run, unlike a virtualenv's under /root.)
     conf('sandbox_user', 'nobody', 'mgmt_driver')
     conf('python_executable', '/usr/bin/python3', 'mgmt_driver')
     nobody = pwd.getpwnam('nobody')
