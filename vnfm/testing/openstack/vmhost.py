@@ -15,6 +15,7 @@ Needs root (it is run as root by the test machines).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import ipaddress
 import json
 import os
@@ -24,12 +25,15 @@ import socket
 import subprocess  # nosec B404 - ip, unshare: fixed argv
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 #: Addresses of the local cloud: reserved for tests, never a private range.
 TEST_RANGE = ipaddress.IPv4Network('198.18.0.0/15')
 _OVERLAYS = ('etc', 'home', 'root', 'var')
+#: One for the host: every local cloud on it picks address blocks under it.
+ADDRESS_LOCK = Path('/run/lock/vnfm-localcloud-addresses.lock')
 #: Where a VM sees its own directory's ``fs``: the upper dirs of its overlays.
 _UPPERS = '/run/localcloud-fs'
 
@@ -95,6 +99,33 @@ def used_networks() -> list[ipaddress.IPv4Network]:
             if isinstance(net, ipaddress.IPv4Network):
                 nets.append(net)
     return nets
+
+
+class AddressLockTimeout(RuntimeError):
+    """Another cloud held the address lock for too long."""
+
+
+@contextlib.contextmanager
+def address_lock(
+    path: Path = ADDRESS_LOCK, timeout: float = 60.0
+) -> Iterator[None]:
+    """Hold the host's lock on picking address blocks: from choosing a
+    free block until its bridge has the address (and so a route that
+    :func:`free_block` sees), no other cloud on the host picks one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + timeout
+    with open(path, 'a') as f:
+        while True:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise AddressLockTimeout(
+                        f'{path} was held for more than {timeout:.0f} s'
+                    ) from None
+                time.sleep(0.05)  # green under heat-engine's eventlet
+        yield  # closing the file releases the lock
 
 
 def free_block(prefix: int = 22) -> ipaddress.IPv4Network:
@@ -190,7 +221,7 @@ def _upper_fs(fs: Path) -> list[str]:
         f'  umount {mnt}',
         'else',
         f'  echo "localcloud: $(stat -f -c %T {_UPPERS}) cannot hold'
-        " the VM's overlay upper dirs: they are kept in memory (tmpfs)\"",
+        ' the VM\'s overlay upper dirs: they are kept in memory (tmpfs)"',
         f'  mount -t tmpfs -o mode=755 vmfs {_UPPERS}',
         'fi',
     ]
