@@ -224,13 +224,6 @@ def test_a_failed_up_leaves_nothing_behind(tmp_path: Path) -> None:
 _KILLED_RUN = """
 import os, signal, sys
 from vnfm.testing.openstack.cloud import LocalCloud
-
-from .test_servers import _outputs
-from .test_servers import _run
-from .test_servers import _server
-from .test_servers import _settle
-from .test_servers import _ssh
-from .test_servers import _template as _servers_template
 cloud = LocalCloud(sys.argv[1], name=sys.argv[2], die_with_parent=True)
 cloud.start(timeout=240)
 print(' '.join(str(pid) for pid in cloud.pids.values()), flush=True)
