@@ -14,9 +14,13 @@ opts = [
     cfg.ListOpt(
         'allowed_script_sha256',
         default=[],
-        help='SHA-256 digests (hex) of package hook scripts allowed '
-        'to run. A script whose digest is not listed fails '
-        'the operation, unless allow_any_script is set.',
+        help='SHA-256 digests (hex) of the package files allowed to '
+        'run: hook scripts, user-data classes and every module of the '
+        'package they import (Python source only: bytecode and '
+        'extension modules of a package never load). A script, or a '
+        'module it imports, whose digest is not listed fails the '
+        'operation with the file and its digest, unless '
+        'allow_any_script is set.',
     ),
     cfg.BoolOpt(
         'allow_any_script',
@@ -41,6 +45,17 @@ opts = [
         "then); the operation's own deadline applies when it "
         'is sooner. Each readiness wait is also bounded by '
         '[kubernetes] ready_timeout.',
+    ),
+    cfg.StrOpt(
+        'sandbox_user',
+        help='User that hook scripts and user-data classes run as when '
+        "vnfm runs as root, with that user's primary group and no "
+        'other groups, so they cannot read or change what only root '
+        'can (nobody, say). python_executable must be an interpreter '
+        'that user can run (vnfm installed outside /root). Unset: they '
+        "run as vnfm's own user, root included (a warning is logged). "
+        "When vnfm does not run as root, leave it unset or give vnfm's "
+        'own user.',
     ),
     cfg.StrOpt(
         'python_executable',

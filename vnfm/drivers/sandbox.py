@@ -13,9 +13,15 @@ given secret values are removed, as they are from the log. stdout and
 stderr are capped at ``[mgmt_driver] max_output_bytes``.
 
 Only code whose SHA-256 is in ``[mgmt_driver] allowed_script_sha256`` runs
-(unless ``allow_any_script``). The environment holds PATH, HOME, LANG and,
-when the conductor has it, VNFM_HOOK_RECORD. While the code runs, a FORCEFUL
-cancel of its op occurrence kills it (``processes``).
+(unless ``allow_any_script``): the program starts under
+``sandboxlib/vnfm_sandbox.py``, which holds every module the code imports
+from its package to the same allow-list (Python source only, checked by
+digest; the package's bytecode never runs). When vnfm runs as root, the
+code runs as ``[mgmt_driver] sandbox_user`` (its private directory handed
+to that user), without root's privileges. The environment holds PATH,
+HOME, LANG and, when the conductor has it, VNFM_HOOK_RECORD. While the
+code runs, a FORCEFUL cancel of its op occurrence kills it
+(``processes``).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import io
 import json
 import logging
 import os
+import pwd
 import signal
 import subprocess  # nosec B404 - fixed argv, no shell
 import sys
@@ -39,10 +46,12 @@ from vnfm.common import scrub
 from vnfm.conf import CONF
 from vnfm.csar import bounded
 from vnfm.drivers import processes
+from vnfm.drivers import sandboxlib
 from vnfm.drivers.package_files import PackageFiles
 
 LOG = logging.getLogger(__name__)
 PASSED_ENV = ('VNFM_HOOK_RECORD',)
+GUARD = os.path.join(os.path.dirname(sandboxlib.__file__), 'vnfm_sandbox.py')
 # Characters of a script's stderr kept in an error detail (the tail: the
 # last lines say why it failed); the log keeps up to max_output_bytes.
 DETAIL_STDERR = 4096
@@ -69,21 +78,29 @@ def run(
             f'{where}: the script is not in package {package.package_id}.'
         )
     check_allowed(where, package.read(path))
+    user = _sandbox_user(where)
     with tempfile.TemporaryDirectory(prefix='vnfm-script-') as tmp:
         package_dir = os.path.join(tmp, 'package')
         os.mkdir(package_dir)
         os.mkdir(os.path.join(tmp, 'home'))
         package.extract_to(package_dir)
         doc = json.dumps(document(package_dir)).encode('utf-8')
+        command = _command(
+            _manifest(tmp, package_dir),
+            program or os.path.join(package_dir, path),
+        )
+        if user is not None:
+            _hand_over(tmp, user)
         rc, out, err = _run(
             where,
-            _command(program or os.path.join(package_dir, path)),
+            command,
             doc,
             package_dir,
             _environment(tmp),
             timeout,
             secrets,
             op_id=op_id,
+            user=user,
         )
     if err.text:
         LOG.info(
@@ -114,12 +131,14 @@ def json_object(where: str, out: bytes, secrets: set[str]) -> dict[str, Any]:
     return doc
 
 
+def _allowed() -> set[str]:
+    return {d.strip().lower() for d in CONF.mgmt_driver.allowed_script_sha256}
+
+
 def check_allowed(where: str, script: bytes) -> None:
+    """OperationFailed unless ``script`` may run by the allow-list."""
     digest = hashlib.sha256(script).hexdigest()
-    allowed = {
-        d.strip().lower() for d in CONF.mgmt_driver.allowed_script_sha256
-    }
-    if CONF.mgmt_driver.allow_any_script or digest in allowed:
+    if CONF.mgmt_driver.allow_any_script or digest in _allowed():
         return
     raise exceptions.OperationFailed(
         f'{where} is not allowed to run: its SHA-256 {digest} is not in '
@@ -131,10 +150,26 @@ def _python() -> str:
     return CONF.mgmt_driver.python_executable or sys.executable
 
 
-def _command(program: str) -> list[str]:
-    """The interpreter's argv: isolated mode and the program by absolute
-    path after ``--``, so no file name is ever read as an option."""
-    return [_python(), '-I', '--', program]
+def _manifest(tmp: str, package_dir: str) -> str:
+    """Write what the guard holds the package's imports to; its path."""
+    path = os.path.join(tmp, 'manifest.json')
+    with open(path, 'w', encoding='utf-8') as f:
+        json.dump(
+            {
+                'package_dir': package_dir,
+                'allowed': sorted(_allowed()),
+                'any': CONF.mgmt_driver.allow_any_script,
+            },
+            f,
+        )
+    return path
+
+
+def _command(manifest: str, program: str) -> list[str]:
+    """The interpreter's argv: isolated mode, the guard by absolute path
+    after ``--`` (so no file name is ever read as an option), then its
+    manifest and the program."""
+    return [_python(), '-I', '--', GUARD, manifest, program]
 
 
 def _environment(tmp: str) -> dict[str, str]:
@@ -212,19 +247,28 @@ def _run(
     timeout: float,
     secrets: set[str],
     op_id: str | None = None,
+    user: pwd.struct_passwd | None = None,
 ) -> tuple[int, bytes, Stderr]:
-    """Run ``cmd`` in its own process group; kill the group on timeout.
-    While it runs, a FORCEFUL cancel of ``op_id`` can kill it
-    (``processes``)."""
-    proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
-        cmd,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-    )
+    """Run ``cmd`` (as ``user``, if given) in its own process group; kill
+    the group on timeout. While it runs, a FORCEFUL cancel of ``op_id`` can
+    kill it (``processes``)."""
+    try:
+        proc = subprocess.Popen(  # nosec B603: fixed argv, no shell
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+            **_identity(user),
+        )
+    except OSError as e:
+        raise exceptions.OperationFailed(
+            f'{where} could not start {cmd[0]}'
+            + (f' as user {user.pw_name}' if user else '')
+            + f': {e.strerror}.'
+        ) from None
     processes.started(op_id, proc)
     try:
         return _wait(where, proc, doc, timeout, secrets)
@@ -270,6 +314,40 @@ def _wait(
             f'{where} wrote more than {limit} bytes to stdout.'
         )
     return rc, bytes(out.data), Stderr(bytes(err.data), err.overflow, secrets)
+
+
+def _sandbox_user(where: str) -> pwd.struct_passwd | None:
+    """The user ``[mgmt_driver] sandbox_user`` names (None: vnfm's own)."""
+    name = CONF.mgmt_driver.sandbox_user
+    if not name:
+        if os.geteuid() == 0:
+            LOG.warning(
+                '%s runs as root: set [mgmt_driver] sandbox_user', where
+            )
+        return None
+    try:
+        user = pwd.getpwnam(name)
+    except KeyError:
+        raise exceptions.OperationFailed(
+            f'{where} cannot run as user {name} ([mgmt_driver] '
+            'sandbox_user): there is no such user on this host.'
+        ) from None
+    return None if user.pw_uid == os.geteuid() else user
+
+
+def _hand_over(tmp: str, user: pwd.struct_passwd) -> None:
+    """Give the run's private directory to ``user``."""
+    for parent, dirs, files in os.walk(tmp):
+        for name in (parent, *(os.path.join(parent, n) for n in dirs + files)):
+            os.chown(name, user.pw_uid, user.pw_gid)
+
+
+def _identity(user: pwd.struct_passwd | None) -> dict[str, Any]:
+    """Popen's arguments that run the child as ``user``, in its primary
+    group only."""
+    if user is None:
+        return {}
+    return {'user': user.pw_uid, 'group': user.pw_gid, 'extra_groups': []}
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -7,8 +7,10 @@ Use from a conftest.py::
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -24,10 +26,15 @@ def local_cloud(
     A cloud that cannot be built or started fails the tests that use it:
     tools/run-tests installs everything it needs.
     """
+    with started_cloud(tmp_path_factory.mktemp('localcloud')) as cloud:
+        yield cloud
+
+
+@contextlib.contextmanager
+def started_cloud(state_dir: Path) -> Iterator[LocalCloud]:
+    """A cloud of a fresh name in ``state_dir``, started, stopped after."""
     cloud = LocalCloud(
-        tmp_path_factory.mktemp('localcloud'),
-        name=f't{uuid.uuid4().hex[:8]}',
-        die_with_parent=True,
+        state_dir, name=f't{uuid.uuid4().hex[:8]}', die_with_parent=True
     )
     cloud.start(timeout=300)
     try:

@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import shutil
 import subprocess
 import sys
 import uuid
 from pathlib import Path
 from urllib import parse
 
+import paramiko
 import psycopg2
 import pytest
+from heatclient import client as heat_client
 
+from vnfm.testing import localcloud
 from vnfm.testing import procs
 from vnfm.testing.openstack import catalogue
 from vnfm.testing.openstack import vmhost
 from vnfm.testing.openstack.cloud import CloudError
 from vnfm.testing.openstack.cloud import LocalCloud
+
+from .test_servers import _outputs
+from .test_servers import _run
+from .test_servers import _server
+from .test_servers import _settle
+from .test_servers import _ssh
+from .test_servers import _template as _servers_template
 
 
 def _processes_using(state_dir: Path) -> list[str]:
@@ -136,6 +147,67 @@ def test_up_status_down_through_the_command_line(tmp_path: Path) -> None:
     assert all(not procs.is_running(pid) for pid in info['pids'].values())
     _assert_nothing_left(LocalCloud(state, name=common[1]))
     assert _cli('status', *common).returncode == 1
+
+
+def _overlay(where: Path, layers: Path) -> None:
+    """Mount an empty overlay filesystem on ``where``."""
+    dirs = {d: layers / d for d in ('lower', 'upper', 'work')}
+    for d in dirs.values():
+        d.mkdir(parents=True)
+    options = ','.join(f'{d}dir={p}' for d, p in dirs.items())
+    subprocess.run(
+        ['mount', '-t', 'overlay', 'overlay', '-o', options, str(where)],
+        check=True,
+        timeout=30,
+    )
+
+
+def _hostname_over_ssh(cloud: LocalCloud) -> str:
+    """Boot a VM on mgmt-net in ``cloud``; its hostname, read over SSH."""
+    key = paramiko.RSAKey.generate(2048)
+    cloud.add_keypair('k', f'{key.get_name()} {key.get_base64()} t@h')
+    heat = heat_client.Client('1', session=cloud.session('demo'))
+    template = _servers_template(
+        _server('vm-ov', image='debian-12', extra='key_name: k')
+    )
+    stack_id = heat.stacks.create(stack_name='ov', template=template)['stack'][
+        'id'
+    ]
+    stack = _settle(heat, stack_id, 'CREATE')
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    vm = _ssh(_outputs(stack)['vm-ov_ip'], 'debian', pkey=key)
+    try:
+        return _run(vm, 'hostname')
+    finally:
+        vm.close()
+
+
+@pytest.mark.parametrize('on_overlay', [False, True])
+def test_up_with_its_default_state_dir_boots_vms(
+    tmp_path: Path, on_overlay: bool
+) -> None:
+    # Defect: the default state dir is under ~/.cache, here /root: a VM's
+    # /var overlay had its upper dir inside the VM's own /root overlay
+    # ("mount: /var: wrong fs type ... on overlay"), and no VM booted. So
+    # it was where / is an overlay, for /etc already.
+    name = f'ov{uuid.uuid4().hex[:6]}'
+    state = localcloud.default_state_dir(name)
+    state.mkdir(parents=True)
+    if on_overlay:
+        _overlay(state, tmp_path / 'layers')
+    try:
+        up = _cli('up', '--name', name, '--timeout', '300')
+        assert up.returncode == 0, up.stderr[-3000:]
+        assert json.loads(up.stdout)['state_dir'] == str(state)
+
+        assert _hostname_over_ssh(LocalCloud.load(state)) == 'vm-ov'
+    finally:
+        down = _cli('down', '--name', name)
+        if on_overlay:
+            subprocess.run(['umount', str(state)], check=False, timeout=30)
+        shutil.rmtree(state)
+    assert down.returncode == 0, down.stderr
+    _assert_nothing_left(LocalCloud(state, name=name))
 
 
 def test_a_failed_up_leaves_nothing_behind(tmp_path: Path) -> None:

@@ -61,3 +61,19 @@ def test_init_script_makes_users_and_fresh_keys_then_becomes_sshd(
         line.startswith('mount -t overlay') and '/etc' in line
         for line in script
     )
+
+
+def test_the_address_lock_is_held_by_one_cloud_at_a_time(
+    tmp_path: Path,
+) -> None:
+    # Two clouds picking a free block at once got the same one (a block
+    # shows in the host's routes only once a bridge has its address).
+    lock = tmp_path / 'addresses.lock'
+    with (
+        vmhost.address_lock(lock),
+        pytest.raises(vmhost.AddressLockTimeout, match=str(lock)),
+        vmhost.address_lock(lock, timeout=0.2),
+    ):
+        pass
+    with vmhost.address_lock(lock, timeout=0.2):
+        pass

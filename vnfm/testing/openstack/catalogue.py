@@ -4,6 +4,7 @@ networks that exist before any stack (what ``up`` creates)."""
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import sys
 import uuid
@@ -54,10 +55,8 @@ def host_paths() -> list[str]:
     return sorted({str(root), str(Path(sys.prefix).resolve())})
 
 
-def create(state_dir: Path, prefix: str) -> dict[str, Any]:
-    """Make the networks (bridges in a free block of 198.18.0.0/15) and
-    write catalogue.json; the catalogue."""
-    block = vmhost.free_block(22)
+def _networks(prefix: str, block: ipaddress.IPv4Network) -> dict[str, Any]:
+    """The catalogue networks in ``block``, their bridges made."""
     networks = {}
     for i, (name, cidr) in enumerate(
         zip(NETWORKS, block.subnets(new_prefix=24), strict=False)
@@ -78,6 +77,14 @@ def create(state_dir: Path, prefix: str) -> dict[str, Any]:
                 }
             ],
         }
+    return networks
+
+
+def create(state_dir: Path, prefix: str) -> dict[str, Any]:
+    """Make the networks (bridges in a free block of 198.18.0.0/15) and
+    write catalogue.json; the catalogue."""
+    with vmhost.address_lock():
+        networks = _networks(prefix, vmhost.free_block(22))
     data = {
         'images': {n: {'id': _id('image', n), **p} for n, p in IMAGES.items()},
         'flavors': {

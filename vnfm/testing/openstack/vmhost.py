@@ -15,6 +15,7 @@ Needs root (it is run as root by the test machines).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import ipaddress
 import json
 import os
@@ -24,12 +25,17 @@ import socket
 import subprocess  # nosec B404 - ip, unshare: fixed argv
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 #: Addresses of the local cloud: reserved for tests, never a private range.
 TEST_RANGE = ipaddress.IPv4Network('198.18.0.0/15')
 _OVERLAYS = ('etc', 'home', 'root', 'var')
+#: One for the host: every local cloud on it picks address blocks under it.
+ADDRESS_LOCK = Path('/run/lock/vnfm-localcloud-addresses.lock')
+#: Where a VM sees its own directory's ``fs``: the upper dirs of its overlays.
+_UPPERS = '/run/localcloud-fs'
 
 
 def _ip(*args: str) -> None:
@@ -95,6 +101,33 @@ def used_networks() -> list[ipaddress.IPv4Network]:
     return nets
 
 
+class AddressLockTimeout(RuntimeError):
+    """Another cloud held the address lock for too long."""
+
+
+@contextlib.contextmanager
+def address_lock(
+    path: Path = ADDRESS_LOCK, timeout: float = 60.0
+) -> Iterator[None]:
+    """Hold the host's lock on picking address blocks: from choosing a
+    free block until its bridge has the address (and so a route that
+    :func:`free_block` sees), no other cloud on the host picks one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + timeout
+    with open(path, 'a') as f:
+        while True:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise AddressLockTimeout(
+                        f'{path} was held for more than {timeout:.0f} s'
+                    ) from None
+                time.sleep(0.05)  # green under heat-engine's eventlet
+        yield  # closing the file releases the lock
+
+
 def free_block(prefix: int = 22) -> ipaddress.IPv4Network:
     """The first /``prefix`` of the test range that no host route touches."""
     used = used_networks()
@@ -116,9 +149,11 @@ def _init_script(spec: dict[str, Any], vm_dir: Path) -> str:
         f'exec 3> {q(str(vm_dir / "host_keys"))}',
         f'hostname {q(spec["hostname"])}',
         'mount --make-rprivate /',
+        'mount -t tmpfs tmpfs /run',
+        *_upper_fs(vm_dir / 'fs'),
     ]
     for d in _OVERLAYS:
-        up, work = vm_dir / 'fs' / d, vm_dir / 'fs' / f'.{d}-work'
+        up, work = Path(_UPPERS) / d, Path(_UPPERS) / f'.{d}-work'
         lines.append(f'mkdir -p {q(str(up))} {q(str(work))}')
         lines.append(
             f'mount -t overlay overlay -o lowerdir=/{d},upperdir={q(str(up))}'
@@ -144,7 +179,6 @@ def _init_script(spec: dict[str, Any], vm_dir: Path) -> str:
         ]
     lines.append(f'umount -l {host_tmp}')
     lines += [
-        'mount -t tmpfs tmpfs /run',
         *_DEV,
         'mkdir -p /run/sshd',
         f'echo {q(spec["hostname"])} > /etc/hostname',
@@ -167,6 +201,30 @@ def _init_script(spec: dict[str, Any], vm_dir: Path) -> str:
         'exec /usr/sbin/sshd -D -e',
     ]
     return '\n'.join(lines) + '\n'
+
+
+def _upper_fs(fs: Path) -> list[str]:
+    """Lines that put the VM's directory ``fs`` at ``_UPPERS``, a path none
+    of its overlays hides (the state dir may be under /root or /var), and
+    keep the overlays' upper dirs there when its filesystem can hold them;
+    else (an overlay, as ``~/.cache`` is where / is one) on a tmpfs."""
+    q = shlex.quote
+    parts = {p: f'{_UPPERS}/.probe/{p}' for p in ('lower', 'upper', 'work')}
+    mnt = f'{_UPPERS}/.probe/mnt'
+    return [
+        f'mkdir -p {q(str(fs))} {_UPPERS}',
+        f'mount --bind {q(str(fs))} {_UPPERS}',
+        f'mkdir -p {" ".join(parts.values())} {mnt}',
+        f'if mount -t overlay overlay -o lowerdir={parts["lower"]}'
+        f',upperdir={parts["upper"]},workdir={parts["work"]} {mnt}'
+        ' 2>/dev/null; then',
+        f'  umount {mnt}',
+        'else',
+        f'  echo "localcloud: $(stat -f -c %T {_UPPERS}) cannot hold'
+        ' the VM\'s overlay upper dirs: they are kept in memory (tmpfs)"',
+        f'  mount -t tmpfs -o mode=755 vmfs {_UPPERS}',
+        'fi',
+    ]
 
 
 # A private /dev: attached volumes appear there and nowhere else.

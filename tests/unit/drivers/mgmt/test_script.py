@@ -1,8 +1,11 @@
 """Hook scripts in a subprocess: allow-list, protocol, failures, timeout."""
 
 import hashlib
+import importlib.util
 import json
 import logging
+import pwd
+import py_compile
 import time
 
 import pytest
@@ -258,6 +261,131 @@ def test_package_modules_cannot_shadow_what_the_script_imports(conf, tmp_path):
     )
 
     assert not marker.exists()
+
+
+def _allow(conf, *contents: bytes) -> None:
+    conf(
+        'allowed_script_sha256',
+        [hashlib.sha256(c).hexdigest() for c in contents],
+        'mgmt_driver',
+    )
+
+
+IMPORTS_HELPER = (
+    b'import os, sys\n'
+    b'sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n'
+    b'import helper\n'
+    b'print(helper.OUT)\n'
+)
+
+
+def test_a_module_the_script_imports_from_its_package_must_be_allowed(
+    conf, tmp_path
+):
+    # Defect: only the hook file was checked; whatever it imported from
+    # its package ran unchecked.
+    marker = tmp_path / 'ran'
+    helper = f'open({str(marker)!r}, "w")\nOUT = "{{}}"\n'.encode()
+    _allow(conf, IMPORTS_HELPER)
+    files = {'Scripts/hook.py': IMPORTS_HELPER, 'Scripts/helper.py': helper}
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(_package_ctx(files, 'Scripts/hook.py'))
+
+    assert not marker.exists()
+    digest = hashlib.sha256(helper).hexdigest()
+    assert (
+        f'Scripts/helper.py (module helper) is not allowed to run: its '
+        f'SHA-256 {digest} is not in [mgmt_driver] allowed_script_sha256'
+    ) in e.value.detail
+    _allow(conf, IMPORTS_HELPER, helper)
+    assert ScriptMgmtDriver().run_hook(
+        _package_ctx(files, 'Scripts/hook.py')
+    ) == base.HookResult(changes={})
+    assert marker.exists()
+
+
+def test_bytecode_in_the_package_never_runs(conf, tmp_path):
+    # An unchecked-hash .pyc beside an allowed module is what Python's
+    # own loader would run instead of the module's source.
+    helper = b'OUT = "{}"\n'
+    evil = tmp_path / 'evil.py'
+    evil.write_text('OUT = "{\\"changes\\": {\\"metadata\\": 1}}"\n')
+    cached = tmp_path / 'evil.pyc'
+    py_compile.compile(
+        str(evil),
+        str(cached),
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
+    pyc = importlib.util.cache_from_source('Scripts/helper.py')
+    pyc_data = cached.read_bytes()
+    _allow(conf, IMPORTS_HELPER, helper)
+    files = {
+        'Scripts/hook.py': IMPORTS_HELPER,
+        'Scripts/helper.py': helper,
+        pyc: pyc_data,
+    }
+
+    result = ScriptMgmtDriver().run_hook(
+        _package_ctx(files, 'Scripts/hook.py')
+    )
+
+    assert result == base.HookResult(changes={})
+    # Bytecode with no source beside it: Python would run it as is.
+    files = {'Scripts/hook.py': IMPORTS_HELPER, 'Scripts/helper.pyc': pyc_data}
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(_package_ctx(files, 'Scripts/hook.py'))
+    assert (
+        'Scripts/helper.pyc (module helper) is not allowed to run: only '
+        'Python source files of a package are imported'
+    ) in e.value.detail
+
+
+WHO = b"""
+import json, os
+try:
+    open('/etc/shadow', 'rb').close()
+    shadow = 'read'
+except OSError as e:
+    shadow = type(e).__name__
+print(json.dumps({'changes': {'metadata': {
+    'uid': os.getuid(), 'gid': os.getgid(), 'groups': os.getgroups(),
+    'shadow': shadow,
+    'home_writable': os.access(os.environ['HOME'], os.W_OK),
+}}}))
+"""
+
+
+def test_a_root_vnfm_runs_scripts_as_the_sandbox_user(allowed, conf):
+    # Defect: scripts ran with the conductor's privileges, root included.
+    # (Tests run as root, as the local cloud needs; Debian's interpreter is
+    # one that nobody can run, unlike a virtualenv's under /root.)
+    conf('sandbox_user', 'nobody', 'mgmt_driver')
+    conf('python_executable', '/usr/bin/python3', 'mgmt_driver')
+    nobody = pwd.getpwnam('nobody')
+
+    changes = ScriptMgmtDriver().run_hook(ctx(WHO)).changes
+
+    assert changes['metadata'] == {
+        'uid': nobody.pw_uid,
+        'gid': nobody.pw_gid,
+        'groups': [],
+        'shadow': 'PermissionError',
+        'home_writable': True,
+    }
+
+
+def test_an_unknown_sandbox_user_fails_saying_so(allowed, conf):
+    conf('sandbox_user', 'no-such-user-here', 'mgmt_driver')
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        ScriptMgmtDriver().run_hook(ctx(WHO))
+
+    assert e.value.detail == (
+        'instantiate_end hook Scripts/hook.py cannot run as user '
+        'no-such-user-here ([mgmt_driver] sandbox_user): there is no such '
+        'user on this host.'
+    )
 
 
 def test_invalid_json_output_fails(allowed):

@@ -118,15 +118,17 @@ class LocalSubnet(base.Immediate, neutron_subnet.Subnet):
 
     def handle_create(self) -> None:
         network = base.find('networks', self.properties[self.NETWORK])
-        cidr = _cidr(self.properties, type(self))
-        hosts = list(cidr.hosts())
         gateway = self.properties[self.GATEWAY_IP]
-        if gateway is None:
-            gateway = str(hosts[0])
-        host_address = gateway or str(hosts[-1])
-        vmhost.bridge_address(
-            network['bridge'], f'{host_address}/{cidr.prefixlen}', 'add'
-        )
+        # Other clouds on the host check and take blocks under the lock too.
+        with vmhost.address_lock():
+            cidr = _cidr(self.properties, type(self))
+            hosts = list(cidr.hosts())
+            if gateway is None:
+                gateway = str(hosts[0])
+            host_address = gateway or str(hosts[-1])
+            vmhost.bridge_address(
+                network['bridge'], f'{host_address}/{cidr.prefixlen}', 'add'
+            )
         pools = self.properties[self.ALLOCATION_POOLS] or [
             {'start': str(hosts[1]), 'end': str(hosts[-2])}
         ]

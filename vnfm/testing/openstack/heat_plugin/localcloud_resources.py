@@ -153,7 +153,9 @@ class LocalServer(base.Local, server.Server):
         self.resource_id_set(vm_id)
         nics = self._nics(vm_id)
         self.data_set('nics', json.dumps(nics))
-        vmhost.start(self._spec(self.properties, vm_id, nics), self._vm_dir())
+        spec = self._spec(self.properties, vm_id, nics)
+        vmhost.start(spec, self._vm_dir())
+        _floating_catch_up(spec)
         return vm_id
 
     def check_create_complete(self, server_id: str) -> bool:
@@ -299,6 +301,7 @@ class LocalServer(base.Local, server.Server):
         spec = self._spec(after, str(self.resource_id), old['nics'])
         vmhost.stop(self._vm_dir())
         vmhost.start(spec, self._vm_dir())
+        _floating_catch_up(spec)
 
     def check_update_complete(self, steps: list[str]) -> bool:
         if 'rebuild' not in steps:
@@ -422,6 +425,20 @@ def _floating_ips(port_id: str | None) -> list[str]:
         for f in base.records('floatingips')
         if f.get('port_id') == port_id
     ]
+
+
+def _floating_catch_up(spec: dict[str, Any]) -> None:
+    """Wire the floating IPs associated with the VM's ports while it
+    started: an association made after the spec was computed but before
+    the VM's spec.json existed found no VM to wire (``associate`` saves
+    the floating IP first, then looks for the VM; the VM is written first,
+    then this looks for floating IPs: one of the two sees the other)."""
+    for i, nic in enumerate(spec['nics']):
+        if nic.get('detached'):
+            continue
+        for address in _floating_ips(nic.get('port_id')):
+            if address not in (nic.get('floating_ips') or []):
+                vmhost.add_floating(spec['id'], i, address, nic['bridge'])
 
 
 def _volumes_of(server_id: str) -> list[dict[str, Any]]:

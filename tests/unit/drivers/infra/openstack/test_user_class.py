@@ -4,7 +4,9 @@ vnfm's built-in Heat input."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import py_compile
 import threading
 import time
 
@@ -14,6 +16,7 @@ import yaml
 from vnfm.common import exceptions
 from vnfm.drivers import processes
 from vnfm.drivers.infra.openstack import userdata
+from vnfm.drivers.package_files import PackageFiles
 
 from .utils import EXT_NET
 from .utils import context
@@ -151,6 +154,58 @@ def test_only_allowed_classes_run(conf):
     assert f'its SHA-256 {digest} is not in' in e.value.detail
     conf('allowed_script_sha256', [digest], 'mgmt_driver')
     assert userdata.stack_input(_ctx(TWEAK), 'instantiate').parameters
+
+
+def test_a_neighbour_the_class_imports_must_be_allowed_too(conf):
+    # Defect: the class's directory was on sys.path and only the class's
+    # file was checked: any helper module of the package ran unchecked.
+    conf('allowed_script_sha256', [_sha(TWEAK)], 'mgmt_driver')
+    ctx = _ctx(TWEAK, 'HEAL', request={'vnfcInstanceId': []})
+
+    with pytest.raises(exceptions.OperationFailed) as e:
+        userdata.stack_input(ctx, 'heal', {})
+
+    assert (
+        'UserData/helper_module.py (module helper_module) is not allowed to '
+        f'run: its SHA-256 {_sha(HELPER)} is not in [mgmt_driver] '
+        'allowed_script_sha256'
+    ) in e.value.detail
+    conf('allowed_script_sha256', [_sha(TWEAK), _sha(HELPER)], 'mgmt_driver')
+    assert userdata.stack_input(ctx, 'heal', {}).files['x.yaml'] == 'a: 1'
+
+
+def test_bytecode_cached_for_the_class_never_runs(conf, tmp_path):
+    source = tmp_path / 'evil.py'
+    source.write_text(
+        'class MyUserData:\n'
+        '    @staticmethod\n'
+        '    def scale(*args):\n'
+        "        return {'parameters': {'extra': 'bytecode'}}\n"
+    )
+    pyc = tmp_path / 'evil.pyc'
+    py_compile.compile(
+        str(source),
+        str(pyc),
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
+    conf('allowed_script_sha256', [_sha(TWEAK)], 'mgmt_driver')
+    ctx = _ctx(TWEAK, 'SCALE')
+    ctx.package = PackageFiles(
+        ctx.package.package_id,
+        {
+            **{n: ctx.package.read(n) for n in ctx.package.names()},
+            importlib.util.cache_from_source(PATH): pyc.read_bytes(),
+        },
+    )
+    ctx.request.update(type='SCALE_OUT', aspectId='VDU1_scale')
+
+    got = userdata.stack_input(ctx, 'scale', {})
+
+    assert got.parameters['extra'] == 'SCALE'
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 @pytest.mark.parametrize(

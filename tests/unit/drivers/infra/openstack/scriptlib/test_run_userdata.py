@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from vnfm.drivers.infra.openstack.scriptlib import run_userdata
+from vnfm.drivers.sandboxlib import vnfm_sandbox
 
 
 def test_tacker_is_refused_other_modules_are_not(monkeypatch):
@@ -28,6 +29,11 @@ def test_call_names_a_missing_class(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, 'path', list(sys.path))
     script = tmp_path / 'u.py'
     script.write_text('X = 1\n')
+    # As in the sandbox: the guard is installed and found by its name.
+    monkeypatch.setitem(sys.modules, 'vnfm_sandbox', vnfm_sandbox)
+    vnfm_sandbox.install(
+        {'package_dir': str(tmp_path), 'allowed': [], 'any': True}
+    )
     doc = {
         'user_data': str(script),
         'user_data_path': 'UserData/u.py',

@@ -1,0 +1,1 @@
+"""Programs that run inside the sandbox (standard library only)."""
