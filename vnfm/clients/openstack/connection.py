@@ -34,9 +34,9 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import generic
 from keystoneauth1.identity import v3
 
-from vnfm.clients import http
 from vnfm.clients import bounded
 from vnfm.clients import deadlines
+from vnfm.clients import http
 from vnfm.clients import outbound
 from vnfm.clients.openstack.errors import BadVimConnection
 from vnfm.clients.openstack.errors import OpenStackError

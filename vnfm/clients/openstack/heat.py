@@ -18,8 +18,8 @@ from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 
-from vnfm.clients import outbound
 from vnfm.clients import deadlines
+from vnfm.clients import outbound
 from vnfm.clients.openstack.connection import Connection
 from vnfm.clients.openstack.errors import OpenStackError
 from vnfm.clients.openstack.errors import StackFailed
