@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, TypeVar
 import pytest
 import requests
 
+from vnfm.conf import CONF
 from vnfm.csar.build import build_csar
 from vnfm.testing import procs
 from vnfm.testing.client import TackerClient
@@ -108,6 +109,18 @@ class Zip(NamedTuple):
 
     path: Path
     vnfd_id: str
+
+
+@pytest.fixture(autouse=True)
+def _vims_on_loopback() -> Iterator[None]:
+    """In-process code reaches the local Kubernetes' API server on
+    loopback, which the outbound policy denies: open it to VIMs, as the
+    services procs starts have it open ([outbound] allowed_networks)."""
+    CONF.set_override(
+        'vim_allowed_networks', procs.LOOPBACK.split(','), group='outbound'
+    )
+    yield
+    CONF.clear_override('vim_allowed_networks', group='outbound')
 
 
 @pytest.fixture(scope='session')

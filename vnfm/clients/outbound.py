@@ -13,6 +13,7 @@ checked the same way. TLS still verifies the certificate against the name.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import ipaddress
 import socket
 from collections.abc import Callable, Iterable
@@ -126,6 +127,15 @@ def for_vims(resolver: Resolver | None = None) -> Policy:
     return dataclasses.replace(policy, allowed=policy.allowed + extra)
 
 
+def refused_vim(error: Refused) -> str:
+    """What a user is told of a VIM endpoint the policy refused (where it
+    resolves to is for the operator's log only)."""
+    return (
+        f'refused by policy: {error.host} resolves to an address vnfm does '
+        'not connect to ([outbound] vim_allowed_networks)'
+    )
+
+
 class _PinnedConnection:
     """urllib3 connection mixin: connect only to addresses ``policy``
     permits, and to exactly the addresses it checked."""
@@ -163,8 +173,16 @@ class _PinnedConnection:
         raise failures[-1]  # addresses() returned at least one
 
 
+def pool_classes(policy: Policy) -> dict[str, type]:
+    """HTTP and HTTPS connection pool classes by scheme (a urllib3
+    PoolManager's ``pool_classes_by_scheme``) whose connections obey
+    ``policy``: the same classes for an equal policy, so that classes
+    derived from them (``bounded.guard``) are made once."""
+    return dict(_pool_classes(policy))
+
+
+@functools.lru_cache(maxsize=32)
 def _pool_classes(policy: Policy) -> dict[str, type]:
-    """HTTP and HTTPS connection pools whose connections obey ``policy``."""
     plain = type(
         'PolicyHTTPConnection',
         (_PinnedConnection, urllib3_connection.HTTPConnection),
@@ -198,7 +216,7 @@ class _PolicyAdapter(requests.adapters.HTTPAdapter):
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = _pool_classes(self._policy)
+        self.poolmanager.pool_classes_by_scheme = pool_classes(self._policy)
 
 
 def session(policy: Policy) -> requests.Session:

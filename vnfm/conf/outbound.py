@@ -58,11 +58,12 @@ opts = [
         'vim_allowed_networks',
         default=[],
         help='Networks (CIDR) vnfm connects to for VIM endpoints (an '
-        "OpenStack VIM's Keystone and the services of its catalog) even "
-        'when denied_networks covers them: clouds usually live on private '
-        'networks. allowed_networks is allowed for VIMs too. A VIM in a '
-        'network neither allows is refused at registration '
-        '("refused by policy") and when an operation uses it.',
+        "OpenStack VIM's Keystone and the services of its catalog, a "
+        "Kubernetes VIM's API server) even when denied_networks covers "
+        'them: clouds usually live on private networks. allowed_networks '
+        'is allowed for VIMs too. A VIM in a network neither allows is '
+        'refused ("refused by policy"): an OpenStack VIM at registration, '
+        'any VIM when an operation uses it.',
     ),
 ]
 

@@ -13,9 +13,11 @@ import pytest
 from tests.integration.ssh.test_cluster_install import fake_script
 from tests.integration.ssh.test_ssh_client import LOOPBACK
 from tests.unit.drivers.mgmt.kubernetes_cluster import instances
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import FakeKube
 from tests.unit.objects.test_k8s_cluster import valid
 from vnfm.clients import ssh
 from vnfm.drivers.mgmt import base
+from vnfm.drivers.mgmt.kubernetes_cluster import census
 from vnfm.drivers.mgmt.kubernetes_cluster import driver
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
@@ -78,8 +80,18 @@ def test_instantiate_end_installs_over_ssh_and_registers_the_vim(
     log = tmp_path / 'actions.log'
     tmp_path.chmod(0o755)
     script = fake_script(log, tmp_path / 'no-failure')
+    # The recording script installs nothing: the cluster's API is a fake
+    # with a Node of each VM, as kubeadm would have registered them.
+    kube = FakeKube(
+        {
+            'master-198-18-0-11': '198.18.0.11',
+            'worker-198-18-0-21': '198.18.0.21',
+            'worker-198-18-0-22': '198.18.0.22',
+        },
+        [],
+    )
     cluster = driver.KubernetesClusterDriver(
-        port=sudo_sshd.port, policy=LOOPBACK
+        port=sudo_sshd.port, policy=LOOPBACK, kube_client=lambda vim: kube
     )
 
     changes = cluster.instantiate_end(hook(sudo_sshd, script, {})).changes
@@ -126,3 +138,22 @@ def test_a_vm_whose_host_key_changed_is_refused(
         cluster.instantiate_end(hook(sudo_sshd, script, metadata))
 
     assert not log.exists()
+
+
+def test_two_workers_that_joined_as_one_node_fail_the_hook(
+    sudo_sshd: LoopbackSshd, tmp_path: Path
+) -> None:
+    # Tacker's cluster package names every worker server alike; a cluster
+    # whose two worker VMs ended up as one Node is not a success.
+    log = tmp_path / 'actions.log'
+    tmp_path.chmod(0o755)
+    script = fake_script(log, tmp_path / 'no-failure')
+    kube = FakeKube({'master': '198.18.0.11', 'workerNode': '198.18.0.22'}, [])
+    cluster = driver.KubernetesClusterDriver(
+        port=sudo_sshd.port, policy=LOOPBACK, kube_client=lambda vim: kube
+    )
+
+    with pytest.raises(census.ClusterMismatch) as raised:
+        cluster.instantiate_end(hook(sudo_sshd, script, {}))
+
+    assert 'worker VNFC w1 (198.18.0.21) is 0 Nodes' in str(raised.value)

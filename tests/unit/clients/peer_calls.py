@@ -100,7 +100,7 @@ def _kubernetes_call(peer: Peer, keystone: type[Keystone]) -> None:
         'interfaceInfo': {'endpoint': peer.url, 'skip_tls_verify': True},
         'accessInfo': {'bearer_token': 't'},
     }
-    with k8s.KubeClient(vim) as kube:
+    with k8s.KubeClient(vim, OPEN) as kube:
         kube.get('v1', 'Pod', 'p', 'default')
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import time
+from typing import Any
 
 import pytest
 
 from vnfm.clients.kubernetes import client
 from vnfm.clients.kubernetes import errors
 from vnfm.conf import CONF
+
+from .webserver import Web
 
 
 class _Pause:
@@ -151,3 +155,79 @@ def test_429_causes_are_in_the_detail() -> None:
     )
     assert 'needs 1 healthy pods' in err.detail
     assert errors.disruption_budget(err) == 'web-pdb'
+
+
+# -- the outbound policy ([outbound], vim_allowed_networks) ------------------
+
+_DISCOVERY = {
+    '/version': {'major': '1', 'minor': '30', 'gitVersion': 'v1.30.0'},
+    '/api': {'kind': 'APIVersions', 'versions': ['v1']},
+    '/apis': {'kind': 'APIGroupList', 'apiVersion': 'v1', 'groups': []},
+    '/api/v1': {
+        'kind': 'APIResourceList',
+        'groupVersion': 'v1',
+        'resources': [
+            {
+                'name': 'namespaces',
+                'singularName': 'namespace',
+                'namespaced': False,
+                'kind': 'Namespace',
+                'verbs': ['get', 'list'],
+            }
+        ],
+    },
+    '/api/v1/namespaces/default': {
+        'kind': 'Namespace',
+        'apiVersion': 'v1',
+        'metadata': {'name': 'default'},
+    },
+}
+
+
+def _vim_at(url: str) -> dict:
+    return {
+        'vimType': 'ETSINFV.KUBERNETES.V_1',
+        'interfaceInfo': {'endpoint': url, 'skip_tls_verify': True},
+        'accessInfo': {'bearer_token': 'token'},
+    }
+
+
+@pytest.fixture
+def api_server(web: Web) -> Web:
+    """The loopback web server answering as a tiny Kubernetes API."""
+    for path, doc in _DISCOVERY.items():
+        headers = {'Content-Type': 'application/json'}
+        web.routes[path] = (200, headers, json.dumps(doc).encode())
+    return web
+
+
+@pytest.mark.parametrize('host', ['127.0.0.1', 'localhost', '[::1]'])
+def test_a_vim_at_a_denied_address_is_refused_before_connecting(
+    api_server: Web, connects: list, conf: Any, host: str
+) -> None:
+    conf('allowed_networks', [], 'outbound')
+    conf('vim_allowed_networks', [], 'outbound')
+    url = f'http://{host}:{api_server.port}'
+
+    with (
+        client.KubeClient(_vim_at(url)) as kube,
+        pytest.raises(errors.KubernetesUnreachable) as e,
+    ):
+        kube.get('v1', 'Namespace', 'default')
+
+    assert 'refused by policy' in e.value.detail
+    assert '[outbound] vim_allowed_networks' in e.value.detail
+    assert connects == [] and api_server.seen == []
+
+
+def test_vim_allowed_networks_lets_a_vim_connect(
+    api_server: Web, conf: Any
+) -> None:
+    conf('allowed_networks', [], 'outbound')
+    conf('vim_allowed_networks', ['127.0.0.0/8'], 'outbound')
+
+    with client.KubeClient(_vim_at(api_server.base)) as kube:
+        found = kube.get('v1', 'Namespace', 'default')
+
+    assert found is not None and found['metadata']['name'] == 'default'
+    assert ('/api/v1/namespaces/default', 'Bearer token') in api_server.seen

@@ -8,6 +8,8 @@ import pytest
 from vnfm.clients.kubernetes import connection
 from vnfm.clients.kubernetes import errors
 
+from .policies import DEFAULT as POLICY
+
 
 def _vim(iface=None, access=None):
     return {
@@ -19,8 +21,12 @@ def _vim(iface=None, access=None):
     }
 
 
+def _connect(vim: dict) -> connection.Connection:
+    return connection.Connection(vim, POLICY)
+
+
 def test_tls_is_verified_with_the_given_ca():
-    conn = connection.Connection(_vim({'ssl_ca_cert': 'PEM'}))
+    conn = _connect(_vim({'ssl_ca_cert': 'PEM'}))
     conf = conn.api_client.configuration
     assert conf.verify_ssl is True and conf.ca_cert_data == 'PEM'
     assert conn.api_client.default_headers['Authorization'] == 'Bearer t'
@@ -28,17 +34,17 @@ def test_tls_is_verified_with_the_given_ca():
 
 
 def test_without_ca_the_system_trust_store_still_verifies():
-    conn = connection.Connection(_vim())
+    conn = _connect(_vim())
     assert conn.api_client.configuration.verify_ssl is True
     conn.close()
 
 
 def test_only_an_explicit_flag_skips_verification():
-    conn = connection.Connection(_vim({'skip_tls_verify': 'true'}))
+    conn = _connect(_vim({'skip_tls_verify': 'true'}))
     assert conn.api_client.configuration.verify_ssl is False
     conn.close()
     with pytest.raises(errors.BadVimConnection, match='plain http'):
-        connection.Connection(
+        _connect(
             {
                 'interfaceInfo': {'endpoint': 'http://k:80'},
                 'accessInfo': {'bearer_token': 't'},
@@ -47,16 +53,12 @@ def test_only_an_explicit_flag_skips_verification():
 
 
 def test_basic_auth_and_client_certificates():
-    conn = connection.Connection(
-        _vim(access={'username': 'u', 'password': 'p'})
-    )
+    conn = _connect(_vim(access={'username': 'u', 'password': 'p'}))
     assert conn.api_client.default_headers['Authorization'] == (
         'Basic ' + base64.b64encode(b'u:p').decode()
     )
     conn.close()
-    conn = connection.Connection(
-        _vim(access={'client_cert': 'C', 'client_key': 'K'})
-    )
+    conn = _connect(_vim(access={'client_cert': 'C', 'client_key': 'K'}))
     conf = conn.api_client.configuration
     assert oct(os.stat(conf.key_file).st_mode & 0o777) == '0o600'
     conn.close()
@@ -65,11 +67,11 @@ def test_basic_auth_and_client_certificates():
 
 def test_missing_credentials_are_a_bad_request():
     with pytest.raises(errors.BadVimConnection, match='accessInfo'):
-        connection.Connection(_vim(access={}))
+        _connect(_vim(access={}))
 
 
 def test_requests_are_counted_and_get_a_timeout(monkeypatch):
-    conn = connection.Connection(_vim())
+    conn = _connect(_vim())
     seen = []
     monkeypatch.setattr(
         conn.api_client.rest_client,

@@ -20,6 +20,7 @@ from kubernetes.dynamic import exceptions as dyn_exc
 from kubernetes.dynamic.resource import Resource
 
 from vnfm.clients import deadlines
+from vnfm.clients import outbound
 from vnfm.clients.kubernetes import errors
 from vnfm.clients.kubernetes.connection import Connection
 from vnfm.clients.kubernetes.connection import discovery_cache_file
@@ -41,10 +42,13 @@ def ref(obj: dict[str, Any]) -> str:
 
 
 class KubeClient:
-    """One VIM's Kubernetes API; use as a context manager."""
+    """One VIM's Kubernetes API; use as a context manager. It connects
+    only where ``policy`` permits: by default ``outbound.for_vims()``."""
 
-    def __init__(self, vim: dict[str, Any]) -> None:
-        self.conn = Connection(vim)
+    def __init__(
+        self, vim: dict[str, Any], policy: outbound.Policy | None = None
+    ) -> None:
+        self.conn = Connection(vim, policy or outbound.for_vims())
         self._dyn: DynamicClient | None = None
 
     def __enter__(self) -> KubeClient:
@@ -83,6 +87,12 @@ class KubeClient:
             ) from None
         except dyn_exc.DynamicApiError as e:
             raise errors.from_status(e.status, e.body, what) from None
+        except outbound.Refused as e:
+            LOG.info('Kubernetes API %s: %s', self.endpoint, e)
+            raise errors.KubernetesUnreachable(
+                f'Kubernetes API {self.endpoint}: {what}: '
+                f'{outbound.refused_vim(e)}.'
+            ) from None
         except urllib3.exceptions.HTTPError as e:
             raise errors.KubernetesUnreachable(
                 f'Kubernetes API {self.endpoint}: {what}: {_reason(e)}'

@@ -15,6 +15,10 @@ Every request carries a timeout from ``[kubernetes]``, and its connection
 answers to the call scopes in force (``deadlines``: ``KubeClient.call``
 bounds each call in all); ``requests`` counts the HTTP requests made
 (discovery included), for benchmarks.
+
+Connections obey the outbound policy given (``outbound.for_vims()``): the
+address connected to, after DNS, must be one it permits; a refusal raises
+``outbound.Refused`` before any byte is sent.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 from kubernetes import client as k8s_client
 
 from vnfm.clients import bounded
+from vnfm.clients import outbound
 from vnfm.clients.kubernetes.errors import BadVimConnection
 from vnfm.conf import CONF
 
@@ -40,15 +45,19 @@ _discovery_dir: str | None = None
 
 
 class CountingApiClient(k8s_client.ApiClient):
-    """An ApiClient that counts requests and gives each a default timeout."""
+    """An ApiClient that counts requests, gives each a default timeout and
+    connects only where ``policy`` permits."""
 
     def __init__(
         self,
         configuration: k8s_client.Configuration,
         timeout: tuple[float, float],
+        policy: outbound.Policy,
     ) -> None:
         super().__init__(configuration)
-        bounded.guard(self.rest_client.pool_manager)
+        manager = self.rest_client.pool_manager
+        manager.pool_classes_by_scheme = outbound.pool_classes(policy)
+        bounded.guard(manager)
         self.default_timeout = timeout
         self.requests = 0
         self._count_lock = threading.Lock()
@@ -101,9 +110,10 @@ def discovery_cache_file(endpoint: str) -> str:
 
 
 class Connection:
-    """Configuration and ApiClient of one VIM."""
+    """Configuration and ApiClient of one VIM, connecting only to the
+    addresses ``policy`` permits (``outbound.for_vims()``)."""
 
-    def __init__(self, vim: dict[str, Any]) -> None:
+    def __init__(self, vim: dict[str, Any], policy: outbound.Policy) -> None:
         iface = vim.get('interfaceInfo') or {}
         access = vim.get('accessInfo') or {}
         self.endpoint = str(iface.get('endpoint') or '').rstrip('/')
@@ -132,7 +142,7 @@ class Connection:
             CONF.kubernetes.connect_timeout,
             CONF.kubernetes.request_timeout,
         )
-        self.api_client = CountingApiClient(conf, timeout)
+        self.api_client = CountingApiClient(conf, timeout, policy)
         if authorization:
             self.api_client.set_default_header('Authorization', authorization)
 

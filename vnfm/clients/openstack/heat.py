@@ -85,9 +85,7 @@ def _call(what: str, fn: Callable[[], T]) -> T:
         raise OpenStackError(f'Could not {what}: {e}') from None
     except outbound.Refused as e:
         raise OpenStackError(
-            f'Could not {what}: refused by policy: {e.host} resolves to an '
-            'address vnfm does not connect to ([outbound] '
-            'vim_allowed_networks).'
+            f'Could not {what}: {outbound.refused_vim(e)}.'
         ) from None
     except deadlines.CallTimedOut as e:
         raise OpenStackError(f'Could not {what}: {e.detail}') from None
