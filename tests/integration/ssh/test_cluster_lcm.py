@@ -13,6 +13,7 @@ from tests.integration.ssh.test_cluster_driver import params
 from tests.integration.ssh.test_cluster_driver import vm
 from tests.integration.ssh.test_cluster_install import fake_script
 from tests.integration.ssh.test_ssh_client import LOOPBACK
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import FakeKube
 from tests.unit.lcm.fixtures import NOOP_VIM
 from tests.unit.lcm.fixtures import SAMPLES
 from tests.unit.lcm.fixtures import conf  # noqa: F401
@@ -78,7 +79,18 @@ class VmInfra(NoopInfraDriver):
 
 
 def cluster_lcm(server: LoopbackSshd) -> LcmDriver:
-    cluster = driver.KubernetesClusterDriver(port=server.port, policy=LOOPBACK)
+    # The recording script installs nothing: the cluster's API is a fake
+    # with a Node of each VM, as kubeadm would have registered them.
+    kube = FakeKube(
+        {
+            'master-198-18-0-11': '198.18.0.11',
+            'worker-198-18-0-21': '198.18.0.21',
+        },
+        [],
+    )
+    cluster = driver.KubernetesClusterDriver(
+        port=server.port, policy=LOOPBACK, kube_client=lambda vim: kube
+    )
     return LcmDriver(
         'c1',
         InfraDrivers({'noop': VmInfra()}),
@@ -126,6 +138,7 @@ def test_cluster_registered_refused_while_used_then_unregistered(
         vim_connection_info={'k8s': {'vimId': vim_id}},
         instantiation_state='INSTANTIATED',
         vnf_instance_name='web',
+        project_id='p1',
     )
     op = run_op(lcm, inst, 'TERMINATE', {'terminationType': 'FORCEFUL'})
 
