@@ -21,9 +21,11 @@ from typing import Any
 import pytest
 from heatclient import client as heat_client
 
+from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import joined
 from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import make_ctx
 from vnfm.drivers.mgmt.kubernetes_cluster import driver
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
+from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.testing import storagevm
 from vnfm.testing.openstack.cloud import LocalCloud
@@ -185,10 +187,16 @@ def test_storage_server_serves_nfs_converges_and_survives_a_heal(
         },
         package=PackageFiles('p', {}),
         deadline=time.monotonic() + 300,
+        # heal_end ends with a census of the cluster: these VMs run none,
+        # so its API is a fake whose Nodes are the instance's cluster VMs.
+        vim_connection_info={vim.CONNECTION_KEY: {'vimId': 'cluster'}},
     )
     ctx.vnf_instance['metadata'] = metadata
+    kube = joined(info)
     changes = (
-        driver.KubernetesClusterDriver(policy=storagevm.POLICY)
+        driver.KubernetesClusterDriver(
+            policy=storagevm.POLICY, kube_client=lambda entry: kube
+        )
         .heal_end(ctx)
         .changes
     )
