@@ -312,10 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         args.port or free_port(),
         digests,
         infra_drivers(args.vim),
-        # The local cloud's Keystone and Heat listen on loopback, which the
-        # outbound policy denies by default.
-        '[outbound]\nallowed_networks = 127.0.0.0/8\n'
-        if args.vim == 'openstack'
+        # The local Kubernetes API server, and the local cloud's Keystone
+        # and Heat, listen on loopback, which the outbound policy denies
+        # VIM endpoints by default.
+        '[outbound]\nvim_allowed_networks = 127.0.0.0/8\n'
+        if args.vim != 'noop'
         else '',
     )
     demo = Demo(server, state_dir, args.exec_client)
