@@ -44,14 +44,22 @@ def build_packages(state_dir: Path, samples: Path) -> tuple[Path, Path]:
     return cluster, cnf
 
 
+def _addresses(vnfc: dict) -> list[str]:
+    """The addresses of a VNFC's CPs."""
+    return [
+        address
+        for cp in vnfc.get('vnfcCpInfo') or []
+        for proto in cp.get('cpProtocolInfo') or []
+        for ip in proto['ipOverEthernet'].get('ipAddresses') or []
+        for address in ip['addresses']
+    ]
+
+
 def _vms(demo: Demo, inst_id: str) -> dict[str, list[str]]:
     """VDU id -> the addresses of its VMs."""
     out: dict[str, list[str]] = {}
     for vnfc in demo_vm.vnfcs(demo, inst_id):
-        for cp in vnfc.get('vnfcCpInfo') or []:
-            for proto in cp.get('cpProtocolInfo') or []:
-                for ip in proto['ipOverEthernet'].get('ipAddresses') or []:
-                    out.setdefault(vnfc['vduId'], []).extend(ip['addresses'])
+        out.setdefault(vnfc['vduId'], []).extend(_addresses(vnfc))
     return out
 
 
@@ -81,28 +89,34 @@ def _kubectl(demo: Demo, inst_id: str, *args: str) -> str:
     return _on_vm(master, 'sudo ' + shlex.join(argv))
 
 
-def _ready_nodes(demo: Demo, inst_id: str) -> set[str]:
-    out = _kubectl(demo, inst_id, 'get', 'nodes', '--no-headers')
+def _ready_nodes(demo: Demo, inst_id: str) -> dict[str, str]:
+    """Name -> InternalIP of the cluster's Ready Nodes."""
+    out = _kubectl(demo, inst_id, 'get', 'nodes', '-o', 'wide', '--no-headers')
     return {
-        line.split()[0]
-        for line in out.splitlines()
-        if line.split()[1:2] == ['Ready']
+        fields[0]: fields[5]
+        for fields in (line.split() for line in out.splitlines())
+        if fields[1:2] == ['Ready'] and len(fields) > 5
     }
 
 
-def _worker_names(demo: Demo, inst_id: str) -> set[str]:
-    """The workers' host names (the Node names their kubelets register)."""
-    return {
-        _on_vm(address, 'hostname').lower()
-        for address in _vms(demo, inst_id).get('workerNode', [])
-    }
+def _worker_vms(demo: Demo, inst_id: str) -> list[set[str]]:
+    """The addresses of each worker VM."""
+    return [
+        set(_addresses(v))
+        for v in demo_vm.vnfcs(demo, inst_id)
+        if v['vduId'] == 'workerNode'
+    ]
 
 
 def _check_nodes(demo: Demo, inst_id: str) -> None:
-    workers = _worker_names(demo, inst_id)
+    """Each worker VM is exactly one Ready Node (by its address; Node names
+    are the VMs' own, derived from it), and no Node is of another VM."""
     nodes = _ready_nodes(demo, inst_id)
-    if nodes != workers:
-        raise StepFailed(f'Ready Nodes {nodes}, worker VMs {workers}')
+    workers = _worker_vms(demo, inst_id)
+    per_vm = [sorted(n for n, ip in nodes.items() if ip in a) for a in workers]
+    matched = {n for names in per_vm for n in names}
+    if any(len(names) != 1 for names in per_vm) or matched != set(nodes):
+        raise StepFailed(f'Ready Nodes {nodes}, worker VM addresses {workers}')
     print(f'--> ok: a Ready Node per worker VM: {sorted(nodes)}', flush=True)
 
 
@@ -163,7 +177,7 @@ def _instantiate_cnf(
         demo_k8s.cnf_instantiate_request('default', vim_id),
         'cnf-on-vms.json',
     )  # fmt: skip
-    workers = _worker_names(demo, cluster_id)
+    workers = set(_ready_nodes(demo, cluster_id))
     out = _kubectl(demo, cluster_id, 'get', 'pods', '-o', 'wide')
     on = {line.split()[6] for line in out.splitlines()[1:] if line.strip()}
     if not on or not on <= workers:
@@ -182,15 +196,15 @@ def _refused(demo: Demo, cluster_id: str, cnf_id: str) -> None:
 
 
 def _scale(demo: Demo, cluster_id: str, kind: str) -> None:
-    before = _worker_names(demo, cluster_id)
+    before = _worker_vms(demo, cluster_id)
     demo.run_op(
         cluster_id, 'SCALE', 'vnflcm', 'scale', cluster_id, '--type', kind,
         '--aspect-id', k8s_cluster_sample.WORKER_ASPECT, *V2,
     )  # fmt: skip
-    after = _worker_names(demo, cluster_id)
+    after = _worker_vms(demo, cluster_id)
     change = len(after) - len(before)
     if change != (1 if kind == 'SCALE_OUT' else -1):
-        raise StepFailed(f'workers {sorted(before)} became {sorted(after)}')
+        raise StepFailed(f'worker VMs {before} became {after}')
     _check_nodes(demo, cluster_id)
 
 
