@@ -124,7 +124,7 @@ def _get(
                 raise DownloadError(_too_large(url, max_size))
             return _read(resp, url, deadline, max_size, timeout)
     except (requests.RequestException, outbound.Refused) as e:
-        raise DownloadError(*_failed('GET', url, e, timeout)) from None
+        raise DownloadError(*no_answer('GET', url, e, timeout)) from None
 
 
 def _host(url: str) -> tuple[str, int | None]:
@@ -181,7 +181,7 @@ def _safe(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, '', ''))
 
 
-def _failed(
+def no_answer(
     method: str,
     url: str,
     error: requests.RequestException | outbound.Refused | Exception,
@@ -311,7 +311,7 @@ def _fetch_token(
         outbound.Refused,
         deadlines.CallTimedOut,
     ) as e:
-        detail, reason = _failed('POST', endpoint, e, purpose='token')
+        detail, reason = no_answer('POST', endpoint, e, purpose='token')
         raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None
@@ -475,7 +475,7 @@ def post_notification(
         outbound.Refused,
         deadlines.CallTimedOut,
     ) as e:
-        detail, reason = _failed('POST', url, e)
+        detail, reason = no_answer('POST', url, e)
         raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None
@@ -540,7 +540,7 @@ def test_notification_endpoint(
         outbound.Refused,
         deadlines.CallTimedOut,
     ) as e:
-        detail, reason = _failed('GET', url, e, timeout)
+        detail, reason = no_answer('GET', url, e, timeout)
         raise DeliveryError(detail, reason=reason) from None
     except OSError as e:
         raise _tls_files_error(e) from None

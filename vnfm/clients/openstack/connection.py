@@ -217,7 +217,7 @@ class Connection:
         ):
             cause = requests.ConnectionError()
         # One wording for every outbound request (http's, shared).
-        detail, reason = http._failed(
+        detail, reason = http.no_answer(
             'POST', self.endpoint, cause, purpose='Keystone'
         )
         LOG.info('VIM check: %s', reason)
