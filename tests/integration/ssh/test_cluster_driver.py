@@ -74,24 +74,31 @@ def hook(server: LoopbackSshd, script: bytes, metadata: dict) -> Any:
     )
 
 
+def on_cluster(
+    server: LoopbackSshd, nodes: dict[str, str]
+) -> driver.KubernetesClusterDriver:
+    """The driver over ``server``, on a cluster API whose Nodes are
+    ``nodes`` (name -> address): the recording script installs nothing."""
+    kube = FakeKube(nodes, [])
+    return driver.KubernetesClusterDriver(
+        port=server.port, policy=LOOPBACK, kube_client=lambda vim: kube
+    )
+
+
 def test_instantiate_end_installs_over_ssh_and_registers_the_vim(
     sudo_sshd: LoopbackSshd, tmp_path: Path
 ) -> None:
     log = tmp_path / 'actions.log'
     tmp_path.chmod(0o755)
     script = fake_script(log, tmp_path / 'no-failure')
-    # The recording script installs nothing: the cluster's API is a fake
-    # with a Node of each VM, as kubeadm would have registered them.
-    kube = FakeKube(
+    # A Node of each VM, as kubeadm would have registered them.
+    cluster = on_cluster(
+        sudo_sshd,
         {
             'master-198-18-0-11': '198.18.0.11',
             'worker-198-18-0-21': '198.18.0.21',
             'worker-198-18-0-22': '198.18.0.22',
         },
-        [],
-    )
-    cluster = driver.KubernetesClusterDriver(
-        port=sudo_sshd.port, policy=LOOPBACK, kube_client=lambda vim: kube
     )
 
     changes = cluster.instantiate_end(hook(sudo_sshd, script, {})).changes
@@ -148,9 +155,8 @@ def test_two_workers_that_joined_as_one_node_fail_the_hook(
     log = tmp_path / 'actions.log'
     tmp_path.chmod(0o755)
     script = fake_script(log, tmp_path / 'no-failure')
-    kube = FakeKube({'master': '198.18.0.11', 'workerNode': '198.18.0.22'}, [])
-    cluster = driver.KubernetesClusterDriver(
-        port=sudo_sshd.port, policy=LOOPBACK, kube_client=lambda vim: kube
+    cluster = on_cluster(
+        sudo_sshd, {'master': '198.18.0.11', 'workerNode': '198.18.0.22'}
     )
 
     with pytest.raises(census.ClusterMismatch) as raised:
