@@ -69,10 +69,15 @@ def guard(manager: urllib3.PoolManager) -> urllib3.PoolManager:
 
 
 def safe_url(url: str) -> str:
-    """``url`` without credentials, query or fragment (for messages)."""
+    """``url`` without credentials, query or fragment (which may carry
+    tokens), for messages."""
     parts = urllib.parse.urlsplit(url)
-    netloc = parts.netloc.rpartition('@')[2]
-    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, '', ''))
+    host = parts.hostname or ''
+    if ':' in host:
+        host = f'[{host}]'  # IPv6
+    if parts.port:
+        host = f'{host}:{parts.port}'
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, '', ''))
 
 
 class _Bounded(requests.adapters.BaseAdapter):

@@ -170,15 +170,8 @@ def _too_large(url: str, max_size: int) -> str:
     return f'{_safe(url)} is larger than the limit of {max_size} bytes.'
 
 
-def _safe(url: str) -> str:
-    """The URL without credentials or query (which may carry tokens)."""
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ''
-    if ':' in host:
-        host = f'[{host}]'  # IPv6
-    if parts.port:
-        host = f'{host}:{parts.port}'
-    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, '', ''))
+# The URL without credentials or query, for messages.
+_safe = bounded.safe_url
 
 
 def no_answer(
