@@ -16,6 +16,7 @@ still being synced is not queued again).
 
 from __future__ import annotations
 
+import collections
 import logging
 import threading
 import time
@@ -151,11 +152,15 @@ class Syncer:
     """The periodic sync of one conductor: a job per VIM, each VIM at most
     once at a time."""
 
-    def __init__(self, infra: InfraDrivers, workers: int) -> None:
+    def __init__(
+        self, infra: InfraDrivers, workers: int, keep: int | None = 1000
+    ) -> None:
         self.infra = infra
         self.pool = WorkPool(workers)
         self._lock = threading.Lock()
-        self.updated: list[str] = []
+        # The ids updated, the last ``keep`` of them (None: all): a
+        # conductor's syncer runs for as long as the conductor does.
+        self.updated: collections.deque[str] = collections.deque(maxlen=keep)
 
     def round(self) -> list[str]:
         """Queue each VIM's sync unless it still runs; the VIMs queued."""
@@ -168,7 +173,7 @@ class Syncer:
     def _job(self, vim: str, instances: list[dict]) -> None:
         done = sync_vim(self.infra, vim, instances)
         with self._lock:
-            self.updated += done
+            self.updated.extend(done)
 
     def wait(self, timeout: float) -> bool:
         """Wait until no VIM is being synced; False at the timeout."""
@@ -182,9 +187,9 @@ class Syncer:
 def sync_instances(infra: InfraDrivers) -> list[str]:
     """One whole round: sync every idle INSTANTIATED instance, each VIM's
     in parallel; the ids updated."""
-    syncer = Syncer(infra, CONF.conductor.sync_workers)
+    syncer = Syncer(infra, CONF.conductor.sync_workers, keep=None)
     syncer.round()
     while not syncer.wait(CONF.conductor.sync_vim_timeout):
         continue  # each job ends within its VIM's deadline
     syncer.stop(0)
-    return syncer.updated
+    return list(syncer.updated)

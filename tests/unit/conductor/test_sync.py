@@ -322,3 +322,32 @@ def test_a_vim_still_being_synced_is_not_queued_again(
     trickling_http.stop()  # the slow VIM's call ends
     assert syncer.wait(5)
     syncer.stop(0)
+
+
+class EverChangingDriver(ReplacingDriver):
+    """A VIM that replaced the first VNFC's resource again at each look."""
+
+    def sync(self, ctx):
+        info = super().sync(ctx)
+        info['vnfcResourceInfo'][0]['computeResource']['resourceId'] = (
+            f'replaced-{len(self.synced)}'
+        )
+        return info
+
+
+def test_a_conductors_syncer_keeps_a_bounded_record(package):
+    # A conductor's Syncer lives as long as the conductor: what it
+    # remembers of past rounds must not grow with them.
+    inst = instantiated(package)
+    infra = InfraDrivers({'noop': EverChangingDriver()})
+    syncer = sync.Syncer(infra, workers=2, keep=3)
+
+    for _ in range(5):
+        assert syncer.round()
+        assert syncer.wait(5)
+    syncer.stop(0)
+
+    assert list(syncer.updated) == [inst['id']] * 3  # 5 updates, 3 kept
+    default = sync.Syncer(infra, workers=1)
+    assert default.updated.maxlen is not None
+    default.stop(0)
