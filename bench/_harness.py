@@ -1,7 +1,7 @@
 """Shared parts of the benchmarks: the services, a keep-alive HTTP client,
 sample packages with fresh VNFD ids, figures.
 
-The services are real processes (``vnfm.testing.procs.VnfmServices``):
+The services are real processes (``vnfm_testbed.procs.VnfmServices``):
 vnfm-api (cheroot) and vnfm-conductor(s) on a fresh RabbitMQ vhost and a
 fresh PostgreSQL database, both removed at the end.
 """
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from vnfm.csar.build import build_csar  # noqa: E402
-from vnfm.testing.procs import VnfmServices  # noqa: E402
+from vnfm_testbed.procs import VnfmServices  # noqa: E402
 
 SAMPLE = ROOT / 'samples' / 'packages' / 'noop_vnf'
 SAMPLE_DESCRIPTOR_ID = 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177'

@@ -39,8 +39,8 @@ from _harness import onboard
 from _harness import run_op
 
 from vnfm.csar.build import build_csar  # noqa: E402
-from vnfm.testing.cluster import LocalCluster  # noqa: E402
-from vnfm.testing.procs import VnfmServices  # noqa: E402
+from vnfm_testbed.k8s.cluster import LocalCluster  # noqa: E402
+from vnfm_testbed.procs import VnfmServices  # noqa: E402
 
 SAMPLE = ROOT / 'samples' / 'packages' / 'cnf_simple'
 SAMPLE_ID = '7c2a4d1e-3b5f-4e8a-9c61-2f0d8e4b5a10'

@@ -36,9 +36,9 @@ from openstack_lcm import StackWatch
 from openstack_lcm import _register_vim
 
 from vnfm.csar.build import build_csar  # noqa: E402
-from vnfm.testing import k8s_cluster_sample
-from vnfm.testing.openstack.cloud import LocalCloud  # noqa: E402
-from vnfm.testing.procs import VnfmServices  # noqa: E402
+from vnfm_testbed.openstack import k8s_cluster_sample
+from vnfm_testbed.openstack.cloud import LocalCloud  # noqa: E402
+from vnfm_testbed.procs import VnfmServices  # noqa: E402
 
 
 def _hook_work(svc: VnfmServices, op_id: str, hook: str) -> dict[str, Any]:

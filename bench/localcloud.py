@@ -23,7 +23,7 @@ from pathlib import Path
 from _harness import emit
 from heatclient import client as heat_client  # noqa: E402
 
-from vnfm.testing.openstack.cloud import LocalCloud  # noqa: E402
+from vnfm_testbed.openstack.cloud import LocalCloud  # noqa: E402
 
 TEMPLATE = 'heat_template_version: 2021-04-16\nresources:\n' + ''.join(
     f'  vm{i}:\n    type: OS::Nova::Server\n    properties:\n'

@@ -38,9 +38,9 @@ from heatclient import client as heat_client  # noqa: E402
 from heatclient import exc as heat_exc  # noqa: E402
 
 from vnfm.csar.build import build_csar  # noqa: E402
-from vnfm.testing import vmsample
-from vnfm.testing.openstack.cloud import LocalCloud  # noqa: E402
-from vnfm.testing.procs import VnfmServices  # noqa: E402
+from vnfm_testbed.openstack import vmsample
+from vnfm_testbed.openstack.cloud import LocalCloud  # noqa: E402
+from vnfm_testbed.procs import VnfmServices  # noqa: E402
 
 POLL = 0.01
 

@@ -14,7 +14,7 @@ from _harness import services
 from op_overhead import INSTANTIATE
 from op_overhead import run_op
 
-from vnfm.testing.procs import rss_kib
+from vnfm_testbed.procs import rss_kib
 
 
 def warm_up(svc, requests: int = 1000, ops: int = 20) -> None:

@@ -22,7 +22,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from vnfm.clients import outbound  # noqa: E402
 from vnfm.clients import ssh  # noqa: E402
-from vnfm.testing.sshd import LoopbackSshd  # noqa: E402
+from vnfm_testbed.sshd import LoopbackSshd  # noqa: E402
 
 LOOPBACK = outbound.Policy()  # loopback is denied by the default policy
 

@@ -28,8 +28,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from _harness import emit  # noqa: E402
 from heatclient import client as heat_client  # noqa: E402
 
-from vnfm.testing import storagevm  # noqa: E402
-from vnfm.testing.openstack.cloud import LocalCloud  # noqa: E402
+from vnfm_testbed.openstack import storagevm  # noqa: E402
+from vnfm_testbed.openstack.cloud import LocalCloud  # noqa: E402
 
 
 def _settled(heat: Any, stack_id: str, verb: str, seconds: float) -> Any:

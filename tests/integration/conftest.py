@@ -26,8 +26,8 @@ import requests
 
 from vnfm.conf import CONF
 from vnfm.csar.build import build_csar
-from vnfm.testing import procs
-from vnfm.testing.client import TackerClient
+from vnfm_testbed import procs
+from vnfm_testbed.client import TackerClient
 
 from . import truth
 

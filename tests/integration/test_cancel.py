@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from vnfm.testing.client import ClientError
+from vnfm_testbed.client import ClientError
 
 pytestmark = pytest.mark.timeout(150)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration import conftest
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 pytestmark = pytest.mark.timeout(180)
 

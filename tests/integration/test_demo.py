@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from vnfm.testing.fixtures import local_k8s  # noqa: F401 - builds it once
+from vnfm_testbed.k8s.fixtures import local_k8s  # noqa: F401 - builds it once
 
 
 def test_the_cnf_demo_passes_every_step(

@@ -32,8 +32,8 @@ import requests
 
 from tests.unit.conductor.receiver import Receiver
 from vnfm.objects.states import OP_TRANSITIONS
-from vnfm.testing import brokers
-from vnfm.testing import procs
+from vnfm_testbed import brokers
+from vnfm_testbed import procs
 
 from .conftest import LOGGED_SERVICES
 from .conftest import Api

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -20,8 +20,8 @@ import pytest
 
 from tests.unit.conductor import receiver as receivers
 from vnfm.db import outbox
-from vnfm.testing import db as testing_db
-from vnfm.testing.client import ClientError
+from vnfm_testbed import db as testing_db
+from vnfm_testbed.client import ClientError
 
 pytestmark = pytest.mark.timeout(180)
 

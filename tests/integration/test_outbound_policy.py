@@ -19,7 +19,7 @@ from tests.integration.conftest import Api
 from tests.integration.conftest import wait_for
 from tests.unit.clients import webserver
 from tests.unit.conductor.receiver import Receiver
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 pytestmark = pytest.mark.timeout(180)
 

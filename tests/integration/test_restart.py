@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from vnfm.csar.build import build_csar
-from vnfm.testing import allinone
-from vnfm.testing import procs
+from vnfm_testbed import allinone
+from vnfm_testbed import procs
 
 from .conftest import SAMPLES
 from .conftest import Api

@@ -28,7 +28,7 @@ from schemathesis import checks as st_checks
 
 from tests.integration import etsi_documents
 from vnfm.csar.build import build_csar
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -44,9 +44,9 @@ from tests.integration.conftest import zip_scripts_sha256
 from tests.unit.conductor.receiver import Receiver
 from vnfm.common import rpc
 from vnfm.csar.build import build_csar
-from vnfm.testing import certs
-from vnfm.testing import procs
-from vnfm.testing.client import TackerClient
+from vnfm_testbed import procs
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.k8s import certs
 
 pytestmark = pytest.mark.timeout(300)
 

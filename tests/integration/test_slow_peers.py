@@ -19,9 +19,9 @@ from tests.integration.conftest import Api
 from tests.integration.test_cancel import _cancel
 from tests.unit.clients import peers
 from vnfm.csar.build import build_csar
-from vnfm.testing import procs
-from vnfm.testing.client import ClientError
-from vnfm.testing.client import TackerClient
+from vnfm_testbed import procs
+from vnfm_testbed.client import ClientError
+from vnfm_testbed.client import TackerClient
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from vnfm.testing import certs
-from vnfm.testing import procs
-from vnfm.testing.client import ClientError
-from vnfm.testing.client import TackerClient
+from vnfm_testbed import procs
+from vnfm_testbed.client import ClientError
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.k8s import certs
 
 TOKEN = 'vim-bearer-t0ken-' + uuid.uuid4().hex
 PASSWORD = 'vim-passw0rd-' + uuid.uuid4().hex

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing.client import ClientError
+from vnfm_testbed.client import ClientError
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -28,8 +28,8 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.csar import CsarLimits
 from vnfm.csar import read_csar
 from vnfm.drivers import scaling
-from vnfm.testing.cluster import LocalCluster
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.k8s.cluster import LocalCluster
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 Obj = dict[str, Any]
 # VIM entry -> VDU id -> resource ids the VIM has (None: not this VIM's).

@@ -27,10 +27,10 @@ build_once() {
 
 apt_install() {
     # Install Debian packages, refreshing the package lists only if the first try fails.
-    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+    if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
             "$@" >&2; then
-        as_root apt-get update >&2 || true
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        as_root apt-get -o DPkg::Lock::Timeout=600 update >&2 || true
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
             "$@" >&2
     fi
 }

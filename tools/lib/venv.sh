@@ -6,7 +6,8 @@
 #
 # Creates $VNFM_VENV (default: <repo>/.venv) with python3 (>= 3.10) when it is missing, then
 # runs `pip install PIP-INSTALL-ARGS` unless the stamp file .venv/.stamp-NAME holds the digest
-# of those arguments, of every `-r`/`-c` file they name and of setup.cfg, so a second run is
+# of those arguments, of every `-r`/`-c` file they name and of setup.cfg and the testbed's
+# pyproject.toml, so a second run is
 # instant and a changed requirements file is picked up.
 
 VNFM_ROOT=${VNFM_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -45,7 +46,7 @@ vnfm_venv_digest() {
     local arg prev=""
     {
         printf '%s\n' "$@"
-        cat "$VNFM_ROOT/setup.cfg"
+        cat "$VNFM_ROOT/setup.cfg" "$VNFM_ROOT/vnfm_testbed/pyproject.toml"
         for arg in "$@"; do
             if [ "$prev" = "-r" ] || [ "$prev" = "-c" ]; then
                 cat "$arg"

@@ -19,10 +19,10 @@ import pytest
 import yaml
 
 from vnfm.csar.build import build_csar
-from vnfm.testing import procs
-from vnfm.testing.client import TackerClient
-from vnfm.testing.cluster import LocalCluster
-from vnfm.testing.fixtures import local_k8s  # noqa: F401
+from vnfm_testbed import procs
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.k8s.cluster import LocalCluster
+from vnfm_testbed.k8s.fixtures import local_k8s  # noqa: F401
 
 from ..conftest import Api
 from ..conftest import running

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing import certs
+from vnfm_testbed.k8s import certs
 
 from .conftest import K8S_VIM_TYPE
 from .conftest import V1_VNFD_ID

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing.client import ClientError
+from vnfm_testbed.client import ClientError
 
 from .conftest import DEF_FILES
 from .conftest import K8S_VIM_TYPE

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from vnfm.testing import seed003
+from vnfm_testbed.demo import seed003
 
 from ..conftest import Api
 from .conftest import K8S_VIM_TYPE

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing.client import ClientError
+from vnfm_testbed.client import ClientError
 
 from .conftest import DEF_FILES
 from .conftest import V1_VNFD_ID

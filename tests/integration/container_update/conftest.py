@@ -21,8 +21,8 @@ from vnfm.conf import CONF
 from vnfm.drivers.mgmt import base
 from vnfm.drivers.mgmt.container_update import ContainerUpdateDriver
 from vnfm.drivers.package_files import PackageFiles
-from vnfm.testing.cluster import LocalCluster
-from vnfm.testing.fixtures import local_k8s  # noqa: F401
+from vnfm_testbed.k8s.cluster import LocalCluster
+from vnfm_testbed.k8s.fixtures import local_k8s  # noqa: F401
 
 VIM_ID = 'vim-k8s'
 WORKLOADS = ('Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet')

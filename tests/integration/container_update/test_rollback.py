@@ -77,7 +77,7 @@ def _files(value: str, workloads: list[Obj]) -> dict[str, bytes]:
 def _bad_image(at: str) -> str:
     if at == 'first':
         return 'registry.example/no-such-image:2'
-    # Pulled by one Pod only (vnfm/testing/kubelet.py), unique per test.
+    # Pulled by one Pod only (vnfm_testbed/k8s/kubelet.py), unique per test.
     return f'registry.example/pull-limit-1/app:{uuid.uuid4().hex[:12]}'
 
 

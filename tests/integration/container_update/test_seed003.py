@@ -20,8 +20,8 @@ from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 from vnfm.drivers.mgmt import base
 from vnfm.drivers.mgmt.container_update import ContainerUpdateDriver
 from vnfm.drivers.package_files import PackageFiles
-from vnfm.testing import seed003
-from vnfm.testing.cluster import LocalCluster
+from vnfm_testbed.demo import seed003
+from vnfm_testbed.k8s.cluster import LocalCluster
 
 from .conftest import VIM_ID
 

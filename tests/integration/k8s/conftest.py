@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 from kubernetes import client
 
-from vnfm.testing.access import api_client
-from vnfm.testing.cluster import LocalCluster
-from vnfm.testing.fixtures import local_k8s  # noqa: F401
+from vnfm_testbed.k8s.access import api_client
+from vnfm_testbed.k8s.cluster import LocalCluster
+from vnfm_testbed.k8s.fixtures import local_k8s  # noqa: F401
 
 from .helpers import Kubectl
 

@@ -7,7 +7,7 @@ import subprocess  # nosec B404
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from vnfm.testing.cluster import LocalCluster
+from vnfm_testbed.k8s.cluster import LocalCluster
 
 from ..conftest import wait_for
 

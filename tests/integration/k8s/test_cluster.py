@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from kubernetes import client
 
-from vnfm.testing.cluster import LocalCluster
+from vnfm_testbed.k8s.cluster import LocalCluster
 
 from .helpers import Kubectl
 

@@ -15,9 +15,9 @@ from tests.integration.container_update.conftest import vim_info
 from vnfm.clients import kubernetes as k8s
 from vnfm.conf import CONF
 from vnfm.drivers.mgmt.kubernetes_cluster import drain
-from vnfm.testing import nodes as simnodes
-from vnfm.testing import podstatus
-from vnfm.testing.cluster import LocalCluster
+from vnfm_testbed.k8s import nodes as simnodes
+from vnfm_testbed.k8s import podstatus
+from vnfm_testbed.k8s.cluster import LocalCluster
 
 ADDRESS = '198.18.0.99'
 NODE = 'vm-worker-99'

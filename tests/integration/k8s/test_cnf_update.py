@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing.cluster import LocalCluster
+from vnfm_testbed.k8s.cluster import LocalCluster
 
 from .helpers import Kubectl
 from .helpers import eventually

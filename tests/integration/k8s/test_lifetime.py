@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing import cluster as cluster_mod
-from vnfm.testing import daemons
-from vnfm.testing import k8sbuild
-from vnfm.testing import prereqs
-from vnfm.testing import procs
+from vnfm_testbed import prereqs
+from vnfm_testbed import procs
+from vnfm_testbed.k8s import cluster as cluster_mod
+from vnfm_testbed.k8s import daemons
+from vnfm_testbed.k8s import k8sbuild
 
 
 @pytest.fixture(scope='module')
@@ -78,7 +78,7 @@ def left_behind(state_dir: Path) -> list[str]:
 def localk8s(*args: str, env: dict[str, str]) -> subprocess.Popen:
     """``vnfm-localk8s ARGS`` as a script runs it in the background."""
     proc = subprocess.Popen(  # nosec B603
-        [sys.executable, '-m', 'vnfm.testing.localk8s', *args],
+        [sys.executable, '-m', 'vnfm_testbed.k8s.localk8s', *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from kubernetes import client
 
-from vnfm.testing.access import api_client
-from vnfm.testing.access import service_account_token
-from vnfm.testing.cluster import NOACCESS_USER
-from vnfm.testing.cluster import LocalCluster
+from vnfm_testbed.k8s.access import api_client
+from vnfm_testbed.k8s.access import service_account_token
+from vnfm_testbed.k8s.cluster import NOACCESS_USER
+from vnfm_testbed.k8s.cluster import LocalCluster
 
 from .helpers import Kubectl
 

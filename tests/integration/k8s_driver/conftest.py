@@ -18,8 +18,8 @@ from vnfm.csar import read_csar
 from vnfm.csar.build import build_csar
 from vnfm.drivers.infra import base
 from vnfm.drivers.package_files import PackageFiles
-from vnfm.testing.cluster import LocalCluster
-from vnfm.testing.fixtures import local_k8s  # noqa: F401
+from vnfm_testbed.k8s.cluster import LocalCluster
+from vnfm_testbed.k8s.fixtures import local_k8s  # noqa: F401
 
 SAMPLE = (
     pathlib.Path(__file__).resolve().parents[3]

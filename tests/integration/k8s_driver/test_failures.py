@@ -9,7 +9,7 @@ import pytest
 from vnfm.clients import kubernetes as k8s
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
-from vnfm.testing.cluster import NOACCESS_USER
+from vnfm_testbed.k8s.cluster import NOACCESS_USER
 
 from .conftest import labelled
 from .conftest import package
@@ -85,7 +85,7 @@ def test_existing_object_of_someone_else_is_not_adopted(
 
 
 def test_wrong_ca_is_a_clear_tls_error(make_ctx, local_k8s, tmp_path):
-    from vnfm.testing import certs
+    from vnfm_testbed.k8s import certs
 
     other = certs.make_ca('someone-else-ca')
     vim = vim_info(local_k8s)

@@ -17,8 +17,8 @@ import urllib3
 from vnfm.clients import kubernetes as k8s
 from vnfm.clients.kubernetes.client import events
 from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
-from vnfm.testing.kubelet import STOP_SECONDS
-from vnfm.testing.procs import wait_for
+from vnfm_testbed.k8s.kubelet import STOP_SECONDS
+from vnfm_testbed.procs import wait_for
 
 from .conftest import labelled
 from .conftest import package

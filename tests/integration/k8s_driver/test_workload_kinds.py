@@ -18,7 +18,7 @@ from vnfm.clients import kubernetes as k8s
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.kubernetes.driver import KubernetesInfraDriver
 from vnfm.drivers.package_files import PackageFiles
-from vnfm.testing.procs import wait_for
+from vnfm_testbed.procs import wait_for
 
 from .conftest import VIM_ID
 from .conftest import labelled

@@ -17,11 +17,11 @@ from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 
 from vnfm.csar.build import build_csar
-from vnfm.testing import procs
-from vnfm.testing import vmsample
-from vnfm.testing.client import TackerClient
-from vnfm.testing.cloudfixtures import local_cloud  # noqa: F401
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed import procs
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack import vmsample
+from vnfm_testbed.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack.cloudfixtures import local_cloud  # noqa: F401
 
 from ..conftest import Api
 from ..conftest import running

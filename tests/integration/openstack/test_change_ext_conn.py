@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing import vmsample
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack import catalogue
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack import catalogue
+from vnfm_testbed.openstack import vmsample
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from .test_vnf_lifecycle import _cp_address

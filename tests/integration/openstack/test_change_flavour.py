@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from vnfm.csar.build import build_csar
-from vnfm.testing import vmsample
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack import vmsample
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from .test_vnf_lifecycle import _run_op

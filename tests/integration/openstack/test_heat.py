@@ -12,7 +12,7 @@ import requests
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import wait_for
 from .conftest import openstack

@@ -23,14 +23,14 @@ from typing import Any
 import pytest
 
 from vnfm.csar.build import build_csar
-from vnfm.testing import demo_k8s
-from vnfm.testing import k8s_cluster_sample
-from vnfm.testing import k8sbuild
-from vnfm.testing import procs
-from vnfm.testing import vmsample
-from vnfm.testing.client import ClientError
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed import procs
+from vnfm_testbed.client import ClientError
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.demo import k8s as demo_k8s
+from vnfm_testbed.k8s import k8sbuild
+from vnfm_testbed.openstack import k8s_cluster_sample
+from vnfm_testbed.openstack import vmsample
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from ..conftest import running

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from vnfm.testing import k8s_cluster_sample as sample
-from vnfm.testing import procs
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed import procs
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack import k8s_cluster_sample as sample
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from ..conftest import wait_for

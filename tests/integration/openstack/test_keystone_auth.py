@@ -16,13 +16,13 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from tests.integration import conftest
-from vnfm.testing import procs
-from vnfm.testing.client import ClientError
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack import identity
-from vnfm.testing.openstack.cloud import ADMIN
-from vnfm.testing.openstack.cloud import LocalCloud
-from vnfm.testing.openstack.vnfm_service import VnfmIdentity
+from vnfm_testbed import procs
+from vnfm_testbed.client import ClientError
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack import identity
+from vnfm_testbed.openstack.cloud import ADMIN
+from vnfm_testbed.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack.vnfm_service import VnfmIdentity
 
 V2 = {'Version': '2.0.0'}
 PKGS = '/vnfpkgm/v1/vnf_packages'

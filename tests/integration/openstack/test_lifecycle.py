@@ -16,12 +16,12 @@ import psycopg2
 import pytest
 from heatclient import client as heat_client
 
-from vnfm.testing import localcloud
-from vnfm.testing import procs
-from vnfm.testing.openstack import catalogue
-from vnfm.testing.openstack import vmhost
-from vnfm.testing.openstack.cloud import CloudError
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed import procs
+from vnfm_testbed.openstack import catalogue
+from vnfm_testbed.openstack import localcloud
+from vnfm_testbed.openstack import vmhost
+from vnfm_testbed.openstack.cloud import CloudError
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from .test_servers import _outputs
 from .test_servers import _run
@@ -106,7 +106,7 @@ def _assert_nothing_left(cloud: LocalCloud) -> None:
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, '-m', 'vnfm.testing.localcloud', *args],
+        [sys.executable, '-m', 'vnfm_testbed.openstack.localcloud', *args],
         capture_output=True,
         text=True,
         timeout=400,
@@ -223,7 +223,7 @@ def test_a_failed_up_leaves_nothing_behind(tmp_path: Path) -> None:
 
 _KILLED_RUN = """
 import os, signal, sys
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack.cloud import LocalCloud
 cloud = LocalCloud(sys.argv[1], name=sys.argv[2], die_with_parent=True)
 cloud.start(timeout=240)
 print(' '.join(str(pid) for pid in cloud.pids.values()), flush=True)

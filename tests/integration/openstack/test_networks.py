@@ -10,8 +10,8 @@ import subprocess
 import paramiko
 from heatclient import client as heat_client
 
-from vnfm.testing.openstack import vmhost
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack import vmhost
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from .test_servers import _outputs
 from .test_servers import _run

@@ -8,7 +8,7 @@ from typing import Any
 import paramiko
 from heatclient import client as heat_client
 
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from .conftest import openstack
 from .test_servers import _address

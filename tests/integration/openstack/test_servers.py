@@ -18,8 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 
-from vnfm.testing.openstack import vmhost
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack import vmhost
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import wait_for
 

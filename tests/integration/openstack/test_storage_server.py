@@ -27,8 +27,8 @@ from vnfm.drivers.mgmt.kubernetes_cluster import driver
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.drivers.package_files import PackageFiles
-from vnfm.testing import storagevm
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack import storagevm
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from .conftest import openstack
 from .test_replace import _update

@@ -34,11 +34,11 @@ from tests.integration.openstack.tenancy import probe_of
 from tests.integration.openstack.tenancy import snapshot
 from tests.integration.openstack.tenancy import v1_kw
 from tests.integration.openstack.tenancy import verdict
-from vnfm.testing import procs
-from vnfm.testing.openstack import identity
-from vnfm.testing.openstack.cloud import ADMIN
-from vnfm.testing.openstack.cloud import LocalCloud
-from vnfm.testing.openstack.vnfm_service import VnfmIdentity
+from vnfm_testbed import procs
+from vnfm_testbed.openstack import identity
+from vnfm_testbed.openstack.cloud import ADMIN
+from vnfm_testbed.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack.vnfm_service import VnfmIdentity
 
 OWNER, FOREIGN = 'demo', 'other'
 _FIGURES: dict[str, int] = {'cases': 0, 'leaks': 0, 'body_refs': 0}

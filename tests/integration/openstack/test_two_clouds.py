@@ -13,8 +13,8 @@ import paramiko
 import pytest
 from heatclient import client as heat_client
 
-from vnfm.testing import cloudfixtures
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack import cloudfixtures
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from .test_servers import _outputs
 from .test_servers import _run

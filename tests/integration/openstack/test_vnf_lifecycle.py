@@ -15,11 +15,11 @@ from typing import Any
 import paramiko
 import pytest
 
-from vnfm.testing import vmsample
-from vnfm.testing.client import ClientError
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack import catalogue
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.client import ClientError
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack import catalogue
+from vnfm_testbed.openstack import vmsample
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from .conftest import vim_config

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from ..conftest import wait_for

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from vnfm.testing import vmsample
-from vnfm.testing.client import TackerClient
-from vnfm.testing.openstack import identity
-from vnfm.testing.openstack.cloud import ADMIN
-from vnfm.testing.openstack.cloud import LocalCloud
+from vnfm_testbed.client import TackerClient
+from vnfm_testbed.openstack import identity
+from vnfm_testbed.openstack import vmsample
+from vnfm_testbed.openstack.cloud import ADMIN
+from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from ..conftest import wait_for

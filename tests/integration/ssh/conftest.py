@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing import prereqs
-from vnfm.testing.fixtures import local_k8s  # noqa: F401
-from vnfm.testing.sshd import SSHD
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed import prereqs
+from vnfm_testbed.k8s.fixtures import local_k8s  # noqa: F401
+from vnfm_testbed.sshd import SSHD
+from vnfm_testbed.sshd import LoopbackSshd
 
 
 def _sshd(root: Path, sudo: bool = False) -> Iterator[LoopbackSshd]:

@@ -22,7 +22,7 @@ from vnfm.drivers.mgmt.kubernetes_cluster import driver
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.drivers.package_files import PackageFiles
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed.sshd import LoopbackSshd
 
 INSTANCE = '3c9a1d2e-5f60-4a7b-8c9d-0e1f2a3b4c5d'
 SCRIPT = 'Scripts/install_k8s_cluster.sh'

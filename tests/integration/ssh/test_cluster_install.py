@@ -13,8 +13,8 @@ from tests.integration.ssh.test_cluster_sessions import Hook
 from vnfm.clients import ssh
 from vnfm.drivers.mgmt.kubernetes_cluster import install
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
-from vnfm.testing import certs
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed.k8s import certs
+from vnfm_testbed.sshd import LoopbackSshd
 
 ENDPOINT = '198.18.0.100'
 

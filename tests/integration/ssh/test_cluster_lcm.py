@@ -34,7 +34,7 @@ from vnfm.drivers.mgmt.kubernetes_cluster import driver
 from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.lcm.driver import LcmDriver
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed.sshd import LoopbackSshd
 
 HOOKS = ('instantiate_end', 'terminate_start', 'terminate_end')
 

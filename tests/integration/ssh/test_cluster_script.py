@@ -15,7 +15,7 @@ from tests.unit.objects.test_k8s_cluster import valid
 from vnfm.clients import ssh
 from vnfm.drivers.mgmt.kubernetes_cluster import script
 from vnfm.objects import k8s_cluster
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed.sshd import LoopbackSshd
 
 TOKEN = 'abcdef.0123456789abcdef'
 # Stands in for the package's script: same calling convention.

@@ -15,7 +15,7 @@ from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
 from vnfm.drivers.mgmt.kubernetes_cluster import sessions
 from vnfm.lcm import merge
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed.sshd import LoopbackSshd
 
 
 def cluster_params(server: LoopbackSshd):  # noqa: ANN201

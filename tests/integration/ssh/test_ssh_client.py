@@ -10,7 +10,7 @@ import pytest
 
 from vnfm.clients import outbound
 from vnfm.clients import ssh
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed.sshd import LoopbackSshd
 
 # Loopback is denied by the default policy; these tests allow it.
 LOOPBACK = outbound.Policy()

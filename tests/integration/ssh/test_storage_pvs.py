@@ -40,8 +40,8 @@ from vnfm.drivers.mgmt.kubernetes_cluster import pvs
 from vnfm.drivers.mgmt.kubernetes_cluster import sessions
 from vnfm.drivers.mgmt.kubernetes_cluster import storage
 from vnfm.objects import k8s_cluster
-from vnfm.testing.cluster import LocalCluster
-from vnfm.testing.sshd import LoopbackSshd
+from vnfm_testbed.k8s.cluster import LocalCluster
+from vnfm_testbed.sshd import LoopbackSshd
 
 NS = 'storage-pv-test'
 FIRST, HEALED = '198.18.0.50', '198.18.0.51'

@@ -17,7 +17,7 @@ from tests.unit.conductor.receiver import Receiver
 from tests.unit.conductor.receiver import TlsFiles
 from tests.unit.conductor.receiver import make_tls
 from vnfm.clients import http
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 from .policies import DEFAULT
 from .policies import LOOPBACK

@@ -12,7 +12,7 @@ import pytest
 
 from vnfm.clients import openstack
 from vnfm.clients.openstack import connection
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 PASSWORD = 's3cret-pw'
 

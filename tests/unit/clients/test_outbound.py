@@ -15,7 +15,7 @@ import requests
 from vnfm.clients import outbound
 from vnfm.common import exceptions
 from vnfm.conf import outbound as outbound_opts
-from vnfm.testing.procs import free_port
+from vnfm_testbed.procs import free_port
 
 from .connects import hosts
 from .policies import DEFAULT

@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID
 from cryptography.x509.oid import NameOID
 
-from vnfm.testing import certs
+from vnfm_testbed.k8s import certs
 
 
 class TlsFiles(NamedTuple):

@@ -21,7 +21,7 @@ from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.server import app as api_app
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 from ..lcm.fixtures import instantiate_params
 from ..lcm.fixtures import new_instance

@@ -13,7 +13,7 @@ import pytest
 
 from vnfm.common import crypto
 from vnfm.conductor import vims
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 _PAGE = 'INTERNAL-ADMIN-PAGE secret=hunter2-on-the-inside'
 #: The page as text and as Keystone's JSON error (whose message

@@ -7,7 +7,7 @@ from alembic.runtime import migration as alembic_migration
 from vnfm.db import migration
 from vnfm.db import models
 from vnfm.db import session
-from vnfm.testing import db as testing_db
+from vnfm_testbed import db as testing_db
 
 
 @pytest.fixture(params=testing_db.BACKENDS)

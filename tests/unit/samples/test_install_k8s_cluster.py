@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from vnfm.testing import prereqs
+from vnfm_testbed import prereqs
 
 SCRIPT = (
     Path(__file__).resolve().parents[3]

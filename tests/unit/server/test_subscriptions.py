@@ -21,7 +21,7 @@ from vnfm.clients import outbound
 from vnfm.conductor.notifier import Notifier
 from vnfm.conf import CONF
 from vnfm.db import registry
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 PASSWORD = 'SECRET-PW'
 BASIC = {

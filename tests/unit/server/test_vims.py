@@ -14,7 +14,7 @@ from vnfm.db import registry
 from vnfm.objects import vim as vim_obj
 from vnfm.server import app as api_app
 from vnfm.server import policies
-from vnfm.testing import certs
+from vnfm_testbed.k8s import certs
 
 TOKEN = 'k8s-bearer-t0ken-never-shown'
 PASSWORD = 'os-passw0rd-never-shown'

@@ -8,9 +8,9 @@
 # run as root through sudo, one ACTION (prepare, init-master, join-info, join-master,
 # join-worker, vim-access, reset) at a time, CONFIG a file of KEY=VALUE lines, results printed
 # as KEY=VALUE lines on stdout. Instead of kubeadm it runs, inside the local cloud's VM, the
-# control plane tools/build-k8s.sh builds and the simulated kubelet (vnfm.testing.vmk8s), with
+# control plane tools/build-k8s.sh builds and the simulated kubelet (vnfm_testbed.vmk8s), with
 # the host's vnfm Python, which the VM sees. The paths below are filled in when the test
-# builds the package (vnfm.testing.k8s_cluster_sample).
+# builds the package (vnfm_testbed.openstack.k8s_cluster_sample).
 set -euo pipefail
 
 readonly VNFM_PYTHON='@VNFM_PYTHON@'
@@ -21,4 +21,4 @@ export VNFM_VMK8S_FAIL_DIR='@VNFM_VMK8S_FAIL_DIR@'
 [[ $# -eq 2 ]] || { echo "usage: $0 ACTION CONFIG" >&2; exit 2; }
 [[ $EUID -eq 0 ]] || { echo "install_k8s_cluster: must run as root" >&2; exit 1; }
 [[ -x $VNFM_PYTHON ]] || { echo "install_k8s_cluster: $VNFM_PYTHON is not visible in this VM" >&2; exit 1; }
-exec "$VNFM_PYTHON" -m vnfm.testing.vmk8s "$1" "$2"
+exec "$VNFM_PYTHON" -m vnfm_testbed.vmk8s "$1" "$2"

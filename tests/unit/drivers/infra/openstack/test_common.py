@@ -9,7 +9,7 @@ import pytest
 from tests.unit.lcm.fixtures import conf  # noqa: F401 (a fixture)
 from vnfm.clients import openstack
 from vnfm.drivers.infra.openstack import common
-from vnfm.testing import procs
+from vnfm_testbed import procs
 
 
 class _Ctx:

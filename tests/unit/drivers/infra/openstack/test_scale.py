@@ -9,7 +9,7 @@ from vnfm.drivers import scaling
 from vnfm.drivers.infra.openstack import scale
 from vnfm.drivers.infra.openstack.driver import OpenStackInfraDriver
 from vnfm.objects import scale_level
-from vnfm.testing import vmsample
+from vnfm_testbed.openstack import vmsample
 
 from .fakeheat import FakeHeat
 from .fakeheat import vm_simple

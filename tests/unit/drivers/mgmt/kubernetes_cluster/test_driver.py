@@ -22,7 +22,7 @@ from vnfm.drivers.mgmt.kubernetes_cluster import hostkeys
 from vnfm.drivers.mgmt.kubernetes_cluster import nodes
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.drivers.package_files import PackageFiles
-from vnfm.testing import certs
+from vnfm_testbed.k8s import certs
 
 CA = base64.b64encode(certs.make_ca().cert_pem).decode()
 INSTANCE = '0e6d7c4a-1f2b-4c3d-8e9f-0a1b2c3d4e5f'

@@ -11,7 +11,7 @@ from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.drivers.mgmt.kubernetes_cluster import vim
 from vnfm.server.schemas import vims as vim_schema
-from vnfm.testing import certs
+from vnfm_testbed.k8s import certs
 
 
 def results(**changes: str) -> dict[str, str]:
