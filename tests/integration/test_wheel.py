@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess  # nosec B404
 import sys
@@ -40,9 +41,17 @@ def _build(source: Path, out: Path, name: str) -> Path:
 @pytest.fixture(scope='module')
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp('wheels')
+    # setuptools builds in the source folder (build/, *.egg-info): build
+    # the testbed from a copy, so the checkout stays as git has it.
+    testbed = tmp_path_factory.mktemp('src') / 'vnfm_testbed'
+    shutil.copytree(
+        ROOT / 'vnfm_testbed',
+        testbed,
+        ignore=shutil.ignore_patterns('build', '*.egg-info', '__pycache__'),
+    )
     return {
         'vnfm': _build(ROOT, out, 'vnfm'),
-        'vnfm_testbed': _build(ROOT / 'vnfm_testbed', out, 'vnfm_testbed'),
+        'vnfm_testbed': _build(testbed, out, 'vnfm_testbed'),
     }
 
 
