@@ -321,7 +321,16 @@ def stop_daemons(
         for d in daemons:
             d.popen.poll()
 
-    return stop_procs(procs, timeout, reap)
+    survivors = stop_procs(procs, timeout, reap)
+    # /proc shows a leader 'Z' while its other threads still exit, and the
+    # kernel reports its exit to waitpid only once they are gone: wait for
+    # that, or a daemon "stopped" here still answers running().
+    for d in daemons:
+        try:
+            d.popen.wait(timeout=10.0)
+        except subprocess.TimeoutExpired:
+            survivors.append(d.pid)
+    return survivors
 
 
 def stop(pid: int, timeout: float = 10.0) -> list[int]:
@@ -786,8 +795,13 @@ class VnfmServices:
         self.orphans += kill_group(self.pids[service], sig)
 
     def terminate(self, *services: str) -> None:
-        """Stop ``services`` gracefully (SIGTERM), all at once."""
-        stop_all([self.pids[s] for s in services])
+        """Stop ``services`` gracefully (SIGTERM), all at once; wait until
+        each has exited."""
+        survivors = stop_all([self.pids[s] for s in services])
+        if survivors:
+            raise RuntimeError(
+                f'{", ".join(services)}: pids {survivors} survived SIGKILL'
+            )
 
     def stop(self) -> None:
         """Stop every service, then delete the vhost and the database."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,6 +117,35 @@ def test_stop_stops_the_group_of_a_leader_that_exited(
     assert child is not None and child.alive()  # in the daemon's group
     assert daemon.stop(timeout=2) == []
     assert not child.alive()
+
+
+# The main thread leaves (its /proc entry turns 'Z') while a second thread,
+# deaf to SIGTERM, ends the process a second later: waitpid reports the exit
+# only then, as it does for a conductor whose threads are still exiting.
+_LEADER_LEAVES_FIRST = """
+import ctypes, os, signal, sys, threading, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+def later():
+    time.sleep(1)
+    os._exit(0)
+threading.Thread(target=later).start()
+print('ready', flush=True)
+ctypes.CDLL(None).pthread_exit(None)
+"""
+
+
+def test_stop_waits_until_the_kernel_reports_the_exit(
+    started: list[procs.Daemon],
+    tmp_path: Path,
+) -> None:
+    daemon = procs.Daemon(
+        [sys.executable, '-c', _LEADER_LEAVES_FIRST], tmp_path / 'log'
+    )
+    started.append(daemon)
+    assert procs.wait_for(lambda: 'ready' in daemon.output_tail(), 10)
+    assert procs.wait_for(lambda: not daemon.proc.alive(), 10)  # 'Z'
+    assert daemon.stop(timeout=5) == []
+    assert not daemon.running()
 
 
 def test_a_reused_pid_is_another_process() -> None:
