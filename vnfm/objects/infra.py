@@ -36,6 +36,10 @@ BASE_OPERATIONS = frozenset(
     }
 )
 
+# Operations vnfm runs on every vimType without an infra driver: Modify VNF
+# Information changes what vnfm records (and runs the VNFD's hooks).
+WITHOUT_INFRA = frozenset({_OP.MODIFY_INFO})
+
 
 @dataclasses.dataclass(frozen=True)
 class Capabilities:

@@ -8,12 +8,10 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.conf import CONF
+from vnfm.objects import infra
 from vnfm.objects import states
 from vnfm.objects import vim
 from vnfm.objects import vnf_instance
-
-# Operations vnfm runs without an infra driver.
-_WITHOUT_INFRA = frozenset({states.LcmOperation.MODIFY_INFO})
 
 
 def _entries(vim_connection_info: Any) -> list[dict]:
@@ -52,7 +50,7 @@ def require_operation(
 ) -> None:
     """409 when no enabled infra driver of the instance (with the request's
     vimConnectionInfo) runs ``operation``."""
-    if operation in _WITHOUT_INFRA:
+    if operation in infra.WITHOUT_INFRA:
         return
     types = sorted(
         {
