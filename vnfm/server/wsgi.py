@@ -14,12 +14,17 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 
-from oslo_log import log as logging
+from vnfm.common import process
 
-from vnfm.common import crypto
-from vnfm.common import rpc
-from vnfm.conf import CONF
-from vnfm.server import app as api_app
+# Before anything imports oslo.messaging (see the function).
+process.without_eventlet()
+
+from oslo_log import log as logging  # noqa: E402
+
+from vnfm.common import crypto  # noqa: E402
+from vnfm.common import rpc  # noqa: E402
+from vnfm.conf import CONF  # noqa: E402
+from vnfm.server import app as api_app  # noqa: E402
 
 
 def _config_files() -> list[str] | None:
