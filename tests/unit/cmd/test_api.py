@@ -6,6 +6,8 @@ import logging
 import subprocess
 import sys
 
+from cryptography import fernet
+
 from tests.unit.lcm.fixtures import conf  # noqa: F401 (a fixture)
 from tests.unit.lcm.fixtures import db_url  # noqa: F401 (a fixture)
 from vnfm.cmd import api
@@ -26,21 +28,26 @@ NOT_IN_THE_API = (
 )
 
 
-def loaded_after(code: str) -> set[str]:
-    """Top-level packages in sys.modules after running ``code`` in a new
-    interpreter."""
-    script = (
-        code + '\nimport json, sys\n'
-        'print(json.dumps(sorted({n.split(".")[0] for n, m in '
-        'sys.modules.items() if m is not None})))'
-    )
-    out = subprocess.run(
-        [sys.executable, '-c', script],
+def python(code: str, env: dict | None = None) -> str:
+    """What ``code`` prints in a new interpreter."""
+    return subprocess.run(
+        [sys.executable, '-c', code],
         capture_output=True,
         text=True,
         timeout=120,
         check=True,
+        env=env,
     ).stdout
+
+
+def loaded_after(code: str) -> set[str]:
+    """Top-level packages in sys.modules after running ``code`` in a new
+    interpreter."""
+    out = python(
+        code + '\nimport json, sys\n'
+        'print(json.dumps(sorted({n.split(".")[0] for n, m in '
+        'sys.modules.items() if m is not None})))'
+    )
     return set(json.loads(out.splitlines()[-1]))
 
 
@@ -78,6 +85,22 @@ def test_the_wsgi_entry_point_loads_no_eventlet():
     loaded = loaded_after('import vnfm.server.wsgi')
     assert 'oslo_messaging' in loaded
     assert 'eventlet' not in loaded
+
+
+def test_the_wsgi_application_freezes_what_start_up_made(tmp_path):
+    config = tmp_path / 'vnfm.conf'
+    config.write_text(
+        f'[DEFAULT]\nstate_path = {tmp_path}\ntransport_url = fake://\n'
+        f'[crypto]\nkeys = {fernet.Fernet.generate_key().decode()}\n'
+    )
+    out = python(
+        'import gc\n'
+        'from vnfm.server import wsgi\n'
+        'wsgi.init_application()\n'
+        'print(gc.get_freeze_count())\n',
+        env={'VNFM_CONFIG_FILE': str(config), 'PATH': '/usr/bin:/bin'},
+    )
+    assert int(out.split()[-1]) > 10_000
 
 
 def _conf(tmp_path):
