@@ -55,16 +55,19 @@ def script_sha256() -> str:
 
 
 @contextlib.contextmanager
-def services(conductors: int = 1) -> Iterator[VnfmServices]:
-    """vnfm-api and ``conductors`` conductors on a fresh vhost and database."""
+def services(
+    conductors: int = 1, conf: dict[str, dict[str, object]] | None = None
+) -> Iterator[VnfmServices]:
+    """vnfm-api and ``conductors`` conductors on a fresh vhost and database;
+    ``conf`` adds options ({section: {option: value}})."""
     work = Path(tempfile.mkdtemp(prefix='vnfm-bench-'))
-    svc = VnfmServices(
-        work,
-        conf={
-            'conductor': dict(_CONDUCTOR_DEFAULTS),
-            'mgmt_driver': {'allowed_script_sha256': script_sha256()},
-        },
-    )
+    sections: dict[str, dict[str, object]] = {
+        'conductor': dict(_CONDUCTOR_DEFAULTS),
+        'mgmt_driver': {'allowed_script_sha256': script_sha256()},
+    }
+    for section, opts in (conf or {}).items():
+        sections.setdefault(section, {}).update(opts)
+    svc = VnfmServices(work, conf=sections)
     try:
         svc.start(conductors=conductors)
         yield svc

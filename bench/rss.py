@@ -1,6 +1,9 @@
-"""Benchmark: resident memory (VmRSS, MB) of vnfm-api and vnfm-conductor
-after load (run_all: after the other benchmarks; alone: after a warm-up of
-1,000 requests and 20 operations). Prints JSON."""
+"""Benchmark: memory of vnfm-api and vnfm-conductor after load (run_all:
+after the other benchmarks; alone: after a warm-up of 1,000 requests and 20
+operations): the resident set (VmRSS, MB) of every process, and its
+proportional set size (PSS, MB: pages shared between processes counted
+once in all, e.g. what forked workers share with their supervisor), with
+the total PSS of vnfm-api's processes. Prints JSON."""
 
 from __future__ import annotations
 
@@ -41,23 +44,41 @@ def _children(pid: int) -> list[int]:
         return []
 
 
+def pss_kib(pid: int) -> int:
+    """Proportional set size of ``pid`` in KiB, 0 if it is gone."""
+    try:
+        with open(f'/proc/{pid}/smaps_rollup', encoding='ascii') as f:
+            for line in f:
+                if line.startswith('Pss:'):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run(svc) -> dict:
-    """VmRSS of every service process, in MB. A vnfm-api with several
-    worker processes is reported per worker (``<service>/worker<N>``) and
-    its supervisor as ``<service>``."""
-    out = {}
+    """RSS and PSS of every service process, in MB. A vnfm-api with
+    several worker processes is reported per worker
+    (``<service>/worker<N>``) and its supervisor as ``<service>``;
+    ``api_total_pss`` sums the PSS of all of vnfm-api's processes."""
+    rss, pss = {}, {}
     for service, pid in svc.pids.items():
-        out[service] = round(rss_kib(pid) / 1024, 1)
-        for n, child in enumerate(sorted(_children(pid)), 1):
-            out[f'{service}/worker{n}'] = round(rss_kib(child) / 1024, 1)
-    return out
+        procs = [(service, pid)] + [
+            (f'{service}/worker{n}', child)
+            for n, child in enumerate(sorted(_children(pid)), 1)
+        ]
+        for name, p in procs:
+            rss[name] = round(rss_kib(p) / 1024, 1)
+            pss[name] = round(pss_kib(p) / 1024, 1)
+    api_pss = sum(v for k, v in pss.items() if k.split('/')[0] == 'api')
+    return {'rss': rss, 'pss': pss, 'api_total_pss': round(api_pss, 1)}
 
 
 def main() -> None:
     """Start the services, warm them up, print JSON."""
     with services(conductors=1) as svc:
         warm_up(svc)
-        emit({'rss_mb': run(svc)})
+        emit({'memory_mb': run(svc)})
 
 
 if __name__ == '__main__':

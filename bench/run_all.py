@@ -50,7 +50,7 @@ def main() -> None:
             ('api_latency', api_latency.run),
             ('onboarding', onboarding.run),
             ('op_overhead', op_overhead.run),
-            ('rss_mb', rss.run),
+            ('memory_mb', rss.run),
         ):
             try:
                 figures[name] = bench(svc)

@@ -24,6 +24,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from vnfm.cmd import api as api_cmd
+from vnfm.common import gc_pauses
 from vnfm.common import process
 from vnfm.common import rpc
 from vnfm.conductor.service import ConductorService
@@ -105,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+    api_cmd.warm_up()
+    gc_pauses.settle(CONF)
     conductor.start()
     print(_where(server), flush=True)
     LOG.info('%s', _where(server))

@@ -21,6 +21,7 @@ import threading
 from oslo_log import log as logging
 
 from vnfm.common import crypto
+from vnfm.common import gc_pauses
 from vnfm.common import process
 from vnfm.common import rpc
 from vnfm.conductor.service import ConductorService
@@ -47,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
+    gc_pauses.settle(CONF)
     service.start()
     while not stop.wait(3600):
         pass

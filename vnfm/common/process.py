@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import logging
+import sys
 
 LOG = logging.getLogger(__name__)
 
@@ -28,3 +29,29 @@ def limit_malloc_arenas(arenas: int = 2) -> bool:
     except (OSError, AttributeError):
         return False
     return bool(mallopt(_M_ARENA_MAX, arenas))
+
+
+def without_eventlet() -> bool:
+    """Keep eventlet out of this process: vnfm runs threads.
+
+    oslo.messaging imports oslo.service, whose default backend loads
+    eventlet (about 20 MB and 300 modules), and futurist and oslo.utils
+    load it whenever it is installed. This selects oslo.service's
+    threading backend and makes ``import eventlet`` fail, which those
+    libraries take as "not installed". Call it before anything imports
+    oslo.messaging; False when that is too late (eventlet or the eventlet
+    backend is already loaded), and nothing is changed then.
+    """
+    from oslo_service import backend  # noqa: PLC0415 - only this needs it
+
+    chosen = backend.get_backend_type()
+    if sys.modules.get('eventlet') is not None or chosen not in (
+        None,
+        backend.BackendType.THREADING,
+    ):
+        return False
+    sys.modules['eventlet'] = None  # type: ignore[assignment]
+    backend.register_backend_default_hook(
+        lambda: backend.BackendType.THREADING
+    )
+    return True

@@ -23,6 +23,15 @@ opts = [
         help='Directory for local state (the SQLite database of the '
         'all-in-one mode, scratch space for hook scripts).',
     ),
+    cfg.FloatOpt(
+        'gc_log_threshold_ms',
+        default=0,
+        min=0,
+        help='Log a warning for each garbage collection that pauses a '
+        'vnfm process for longer than this many milliseconds (CPython '
+        'stops every thread of the process while it collects). 0: do not '
+        'time collections.',
+    ),
 ]
 
 

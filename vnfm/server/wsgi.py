@@ -14,12 +14,18 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 
-from oslo_log import log as logging
+from vnfm.common import process
 
-from vnfm.common import crypto
-from vnfm.common import rpc
-from vnfm.conf import CONF
-from vnfm.server import app as api_app
+# Before anything imports oslo.messaging (see the function).
+process.without_eventlet()
+
+from oslo_log import log as logging  # noqa: E402
+
+from vnfm.common import crypto  # noqa: E402
+from vnfm.common import gc_pauses  # noqa: E402
+from vnfm.common import rpc  # noqa: E402
+from vnfm.conf import CONF  # noqa: E402
+from vnfm.server import app as api_app  # noqa: E402
 
 
 def _config_files() -> list[str] | None:
@@ -28,7 +34,8 @@ def _config_files() -> list[str] | None:
 
 
 def init_application() -> Callable:
-    """Parse the configuration, set up logging, return the WSGI app;
+    """Parse the configuration, set up logging, return the WSGI app (what
+    start-up made frozen out of the garbage collector's walks);
     KeysNotConfigured when ``[crypto] keys`` is not set."""
     logging.register_options(CONF)
     CONF([], project='vnfm', default_config_files=_config_files())
@@ -41,7 +48,9 @@ def init_application() -> Callable:
             'vnfm-api cannot start: %s', e.detail
         )
         raise
-    return api_app.build_app()
+    app = api_app.build_app()
+    gc_pauses.settle(CONF)
+    return app
 
 
 class _LazyApplication:
