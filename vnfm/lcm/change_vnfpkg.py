@@ -56,7 +56,10 @@ class ChangeVnfpkg(Operation):
     def after_commit(self, run: OpRun) -> None:
         """Usage states of the source and target packages."""
         package_usage.refresh(
-            [run.package['id'], (run.target_package or {}).get('id')]
+            [
+                run.package['id'],
+                run.target_package and run.target_package['id'],
+            ]
         )
 
     def rollback(self, run: OpRun) -> Outcome:

@@ -12,6 +12,7 @@ import webob
 
 from vnfm.common import exceptions
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.objects import request_checks
 from vnfm.objects import scale_level
 from vnfm.objects import states
@@ -25,7 +26,7 @@ _NOT_INSTANTIATED = vnf_instances.NOT_INSTANTIATED
 _INSTANTIATED = vnf_instances.INSTANTIATED
 
 
-def _instance_in(req: ApiRequest, state: str) -> dict:
+def _instance_in(req: ApiRequest, state: str) -> rows.InstanceRow:
     row = vnf_instances.get_instance(req)
     if row['instantiation_state'] != state:
         hint = (
@@ -33,14 +34,14 @@ def _instance_in(req: ApiRequest, state: str) -> dict:
             if state == _NOT_INSTANTIATED
             else 'instantiate it first'
         )
-        raise exceptions.Conflict(
+        raise exceptions.InstanceStateConflict(
             f'VNF instance {row["id"]} is {row["instantiation_state"]}; '
             f'{hint}.'
         )
     return row
 
 
-def _vnfd(row: dict) -> dict:
+def _vnfd(row: rows.InstanceRow) -> dict:
     """The stored VNFD model of the instance's package ({} if unknown)."""
     try:
         pkg = (
@@ -50,7 +51,7 @@ def _vnfd(row: dict) -> dict:
         )
     except exceptions.NotFound:
         return {}
-    return (pkg or {}).get('vnfd') or {}
+    return (pkg['vnfd'] if pkg else None) or {}
 
 
 def instantiate(req: ApiRequest) -> webob.Response:
@@ -62,7 +63,7 @@ def instantiate(req: ApiRequest) -> webob.Response:
     return _start(req, row, _OP.INSTANTIATE, flavour)
 
 
-def _flavour_in_vnfd(row: dict, body: dict, field: str) -> dict:
+def _flavour_in_vnfd(row: rows.InstanceRow, body: dict, field: str) -> dict:
     """422 unless ``body[field]`` is a flavour of the instance's VNFD and
     the body's instantiationLevelId a level of it; that flavour (the whole
     VNFD when it declares no flavours)."""
@@ -70,14 +71,14 @@ def _flavour_in_vnfd(row: dict, body: dict, field: str) -> dict:
     flavours = vnfd.get('flavours') or {}
     flavour = flavours.get(body[field])
     if flavours and flavour is None:
-        raise exceptions.UnprocessableEntity(
+        raise exceptions.FlavourNotInVnfd(
             f'{field} {body[field]} is not a flavour of VNFD '
             f'{row["vnfd_id"]}; it has {", ".join(sorted(flavours))}.'
         )
     levels = (flavour or {}).get('instantiation_levels') or {}
     level = body.get('instantiationLevelId')
     if level is not None and levels and level not in levels:
-        raise exceptions.UnprocessableEntity(
+        raise exceptions.FlavourNotInVnfd(
             f'instantiationLevelId {level} is not a level of flavour '
             f'{body[field]}; it has {", ".join(sorted(levels))}.'
         )
@@ -86,7 +87,7 @@ def _flavour_in_vnfd(row: dict, body: dict, field: str) -> dict:
 
 def _start(
     req: ApiRequest,
-    row: dict,
+    row: rows.InstanceRow,
     operation: states.LcmOperation,
     flavour: dict | None = None,
 ) -> webob.Response:
@@ -111,7 +112,7 @@ def _start(
     return vnf_instances.start_op(req, row, operation, required)
 
 
-def _instance_flavour(row: dict) -> dict:
+def _instance_flavour(row: rows.InstanceRow) -> dict:
     """The VNFD flavour the instance runs with (its VNFD when unknown)."""
     vnfd = _vnfd(row)
     flavour_id = (row['instantiated_vnf_info'] or {}).get('flavourId')
@@ -129,7 +130,7 @@ def terminate(req: ApiRequest) -> webob.Response:
                 f'{u["id"]} ({u["vnfInstanceName"] or "no name"})'
                 for u in users
             )
-            raise exceptions.Conflict(
+            raise exceptions.VimInUse(
                 f'VNF instance {row["id"]} provides VIM {vim_id}, which VNF '
                 f'instances {named} still use; terminate them first.'
             )
@@ -168,7 +169,7 @@ def scale(req: ApiRequest) -> webob.Response:
     return _start(req, row, _OP.SCALE)
 
 
-def _check_scalable(row: dict, aspects: list[str]) -> None:
+def _check_scalable(row: rows.InstanceRow, aspects: list[str]) -> None:
     """422 when the instance's infra driver said it cannot scale one of
     ``aspects`` on its VIM (nothing recorded, nothing run)."""
     why = scale_level.unscalable(row['instantiated_vnf_info'])
