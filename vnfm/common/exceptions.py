@@ -100,3 +100,61 @@ class DeadlineExceeded(OperationFailed):
     """An external call or hook ran past its deadline."""
 
     title = 'Deadline Exceeded'
+
+
+# -- Named conditions --------------------------------------------------------
+# Raised where the condition is found, so callers and tests branch on the
+# class, never on the detail's text; the response is their status's.
+
+
+class OpInProgress(Conflict):
+    """The VNF instance has an unfinished LCM operation (one at a time)."""
+
+
+class InstanceStateConflict(Conflict):
+    """The VNF instance's instantiationState does not allow the request."""
+
+
+class OpStateConflict(Conflict):
+    """The op occurrence's state does not allow the request."""
+
+
+class ConcurrentUpdate(Conflict):
+    """A compare-and-set lost a race: the resource changed meanwhile."""
+
+
+class AlreadyExists(Conflict):
+    """A resource with that unique name (or vnfdId) exists already."""
+
+
+class OperationNotSupported(Conflict):
+    """No enabled infra driver runs the operation on the instance's VIM."""
+
+
+class PackageStateConflict(Conflict):
+    """The package's onboarding or operational state does not allow the
+    request."""
+
+
+class PackageInUse(Conflict):
+    """VNF instances use the package."""
+
+
+class VimInUse(Conflict):
+    """VNF instances use the VIM."""
+
+
+class FlavourNotInVnfd(UnprocessableEntity):
+    """The flavour (or its instantiation level) is not in the VNFD."""
+
+
+class VimTypeNotServed(UnprocessableEntity):
+    """No enabled infra driver serves the vimType."""
+
+
+class PackageNotOnboarded(UnprocessableEntity):
+    """No ONBOARDED package has the vnfdId (or the package is not)."""
+
+
+class PackageDisabled(UnprocessableEntity):
+    """The package is DISABLED: no new instance or operation may use it."""

@@ -67,7 +67,7 @@ def mark_error(
         LOG.warning(
             'Package %s: onboarding failed: %s', package_id, reason or detail
         )
-    except exceptions.Conflict:
+    except exceptions.ConcurrentUpdate:
         LOG.info('Package %s left %s meanwhile', package_id, from_state)
 
 
@@ -132,14 +132,12 @@ def onboard(package_id: str) -> None:
             onboarded_values(csar, len(data)),
             expected={'onboarding_state': OnboardingState.PROCESSING.value},
         )
-    except exceptions.Conflict as e:
-        # Either the state moved (someone else finished) or another package
-        # took the vnfdId in between: only the latter is an error.
-        if db.package_get(package_id)['onboarding_state'] == (
-            OnboardingState.PROCESSING.value
-        ):
-            mark_error(package_id, OnboardingState.PROCESSING, 422, e.detail)
+    except exceptions.AlreadyExists as e:
+        # Another package took the vnfdId in between.
+        mark_error(package_id, OnboardingState.PROCESSING, 422, e.detail)
         return
+    except exceptions.ConcurrentUpdate:
+        return  # the state moved: someone else finished
     LOG.info('Package %s ONBOARDED (vnfdId %s)', package_id, csar.vnfd.vnfd_id)
 
 
@@ -213,7 +211,7 @@ def fetch(
             },
             expected={'onboarding_state': OnboardingState.UPLOADING.value},
         )
-    except exceptions.Conflict:
+    except exceptions.ConcurrentUpdate:
         LOG.info('Package %s left UPLOADING during the download', package_id)
         return
     onboard(package_id)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import datetime
 import logging
 import uuid
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.common import timeutils
@@ -64,7 +65,9 @@ def heartbeat(
     )
 
 
-def _fail_owned(op: dict, now: datetime.datetime, detail: str) -> bool:
+def _fail_owned(
+    op: Mapping[str, Any], now: datetime.datetime, detail: str
+) -> bool:
     """FAILED_TEMP an op still held as read (owner and lease unchanged)."""
     state = op['operation_state']
     values = {
@@ -85,14 +88,16 @@ def _fail_owned(op: dict, now: datetime.datetime, detail: str) -> bool:
             },
             notifications=notifications.for_op(dict(op, **values)),
         )
-    except exceptions.Conflict:
+    except exceptions.ConcurrentUpdate:
         return False  # renewed, finished or reaped by another conductor
     LOG.warning('Op %s: %s', op['id'], detail)
     return True
 
 
 def _fail_each(
-    ops: list[dict], now: datetime.datetime, why: Callable[[dict], str]
+    ops: Iterable[Mapping[str, Any]],
+    now: datetime.datetime,
+    why: Callable[[Mapping[str, Any]], str],
 ) -> list[str]:
     """FAILED_TEMP each op still held as read, its detail ``why(op)``
     followed by what the user can do; the ids failed."""

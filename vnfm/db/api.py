@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Iterator
+from typing import cast
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -22,6 +23,9 @@ from vnfm.db import models
 from vnfm.db import outbox
 from vnfm.db import registry
 from vnfm.db import session
+from vnfm.db.rows import InstanceRow
+from vnfm.db.rows import OpRow
+from vnfm.db.rows import PackageRow
 
 PACKAGES = models.table(models.VnfPackage)
 CHUNKS = models.table(models.VnfPackageChunk)
@@ -35,14 +39,14 @@ new_id = crud.new_id  # callers take new ids from here
 # -- VNF packages ------------------------------------------------------------
 
 
-def package_create(values: dict) -> dict:
+def package_create(values: dict) -> PackageRow:
     """Insert a package row."""
-    return crud.create(PACKAGES, values)
+    return cast(PackageRow, crud.create(PACKAGES, values))
 
 
-def package_get(package_id: str) -> dict:
+def package_get(package_id: str) -> PackageRow:
     """One package; NotFound if absent."""
-    return crud.one(PACKAGES, package_id)
+    return cast(PackageRow, crud.one(PACKAGES, package_id))
 
 
 def package_list(
@@ -64,13 +68,15 @@ def package_scan(
 
 def package_update(
     package_id: str, values: dict, expected: dict | None = None
-) -> dict:
+) -> PackageRow:
     """Compare-and-set update of a package."""
     try:
-        return crud.cas(PACKAGES, package_id, values, expected)
+        return cast(
+            PackageRow, crud.cas(PACKAGES, package_id, values, expected)
+        )
     except sa_exc.IntegrityError as e:
         if 'vnfd_id' in values:
-            raise exceptions.Conflict(
+            raise exceptions.AlreadyExists(
                 f'A package with vnfdId {values["vnfd_id"]} is already '
                 f'onboarded; delete it first or use a VNFD with another '
                 f'descriptor_id.'
@@ -83,10 +89,10 @@ def package_delete(package_id: str, expected: dict | None = None) -> None:
     crud.remove(PACKAGES, package_id, expected)
 
 
-def package_get_by_vnfd_id(vnfd_id: str) -> dict | None:
+def package_get_by_vnfd_id(vnfd_id: str) -> PackageRow | None:
     """The package that onboarded ``vnfd_id``, if any."""
     rows = crud.select(PACKAGES, {'vnfd_id': vnfd_id})
-    return rows[0] if rows else None
+    return cast(PackageRow, rows[0]) if rows else None
 
 
 def package_content_put(package_id: str, data: bytes) -> None:
@@ -126,18 +132,18 @@ def package_content_get(package_id: str) -> bytes:
 
 def instance_create(
     values: dict, notifications: list[dict] | None = None
-) -> dict:
+) -> InstanceRow:
     """Insert an instance row (and the ``notifications`` reporting it, in
     the same transaction)."""
     with session.transaction() as conn:
         row = crud.insert(conn, INSTANCES, values)
         outbox.insert(conn, notifications)
-        return row
+        return cast(InstanceRow, row)
 
 
-def instance_get(instance_id: str) -> dict:
+def instance_get(instance_id: str) -> InstanceRow:
     """One instance; NotFound if absent."""
-    return crud.one(INSTANCES, instance_id)
+    return cast(InstanceRow, crud.one(INSTANCES, instance_id))
 
 
 def instance_list(
@@ -159,14 +165,16 @@ def instance_scan(
 
 def instance_update(
     instance_id: str, values: dict, expected: dict | None = None
-) -> dict:
+) -> InstanceRow:
     """Compare-and-set update of an instance."""
-    return crud.cas(INSTANCES, instance_id, values, expected)
+    return cast(
+        InstanceRow, crud.cas(INSTANCES, instance_id, values, expected)
+    )
 
 
 def instance_update_if_idle(
     instance_id: str, values: dict, expected: dict | None = None
-) -> dict:
+) -> InstanceRow:
     """Compare-and-set update of an instance that has no unfinished op:
     Conflict if ``expected`` no longer holds or an op is in progress."""
     busy = sa.exists().where(OPS.c.active_instance_id == instance_id)
@@ -181,15 +189,15 @@ def instance_update_if_idle(
     )
     with session.transaction() as conn:
         if conn.execute(stmt).rowcount == 1:
-            return crud.get(conn, INSTANCES, instance_id)
+            return cast(InstanceRow, crud.get(conn, INSTANCES, instance_id))
         current = crud.get(conn, INSTANCES, instance_id)  # NotFound if gone
         op = _active_op(conn, instance_id)
         if op['id'] != '?':
-            raise exceptions.Conflict(
+            raise exceptions.OpInProgress(
                 f'VNF instance {instance_id} has operation {op["id"]} '
                 f'({op["operation"]}) in state {op["operation_state"]}.'
             )
-        raise exceptions.Conflict(
+        raise exceptions.ConcurrentUpdate(
             crud.lost_race(INSTANCES, instance_id, expected, current)
         )
 
@@ -219,13 +227,13 @@ def instance_delete(
             return
         current = crud.get(conn, INSTANCES, instance_id)
         if current['instantiation_state'] != 'NOT_INSTANTIATED':
-            raise exceptions.Conflict(
+            raise exceptions.InstanceStateConflict(
                 f'VNF instance {instance_id} is '
                 f'{current["instantiation_state"]}; terminate it before '
                 f'deleting it.'
             )
         op = _active_op(conn, instance_id)
-        raise exceptions.Conflict(
+        raise exceptions.OpInProgress(
             f'VNF instance {instance_id} has operation {op["id"]} '
             f'({op["operation"]}) in state {op["operation_state"]}; finish, '
             f'roll back or fail it before deleting the instance.'
@@ -262,7 +270,7 @@ def op_create(
     instance_expected: dict | None = None,
     instance_values: dict | None = None,
     notifications: list[dict] | None = None,
-) -> dict:
+) -> OpRow:
     """Start an op on an instance: at most one unfinished op per instance.
 
     In one transaction the instance is checked against ``instance_expected``
@@ -290,20 +298,20 @@ def op_create(
             )
             op = crud.insert(conn, OPS, row)
             outbox.insert(conn, notifications)
-            return op
+            return cast(OpRow, op)
     except sa_exc.IntegrityError:
         with session.reader() as conn:
             op = _active_op(conn, instance_id)
-        raise exceptions.Conflict(
+        raise exceptions.OpInProgress(
             f'VNF instance {instance_id} already has operation {op["id"]} '
             f'({op["operation"]}) in state {op["operation_state"]}; only one '
             f'operation may run on an instance at a time.'
         ) from None
 
 
-def op_get(op_id: str) -> dict:
+def op_get(op_id: str) -> OpRow:
     """One op occurrence; NotFound if absent."""
-    return crud.one(OPS, op_id)
+    return cast(OpRow, crud.one(OPS, op_id))
 
 
 def op_list(
@@ -350,7 +358,7 @@ def op_update(
     instance_expected: dict | None = None,
     notifications: list[dict] | None = None,
     vims: dict[str, dict | None] | None = None,
-) -> dict:
+) -> OpRow:
     """Compare-and-set update of an op, and of its instance in the same
     transaction when ``instance_values`` is given; ``notifications``
     (outbox rows) and ``vims`` (VIM rows to write, None: delete, by id)
@@ -375,7 +383,7 @@ def op_update(
                 instance_expected,
             )
         outbox.insert(conn, notifications)
-        return op
+        return cast(OpRow, op)
 
 
 def op_renew_leases(
@@ -402,7 +410,7 @@ def op_renew_leases(
         return conn.execute(stmt).rowcount
 
 
-def op_find_of_host(host: str, states: Iterable[str]) -> list[dict]:
+def op_find_of_host(host: str, states: Iterable[str]) -> list[OpRow]:
     """Ops in ``states`` owned by any process of conductor ``host`` (owner
     ``host`` or ``host/<process>``)."""
     stmt = OPS.select().where(
@@ -410,12 +418,12 @@ def op_find_of_host(host: str, states: Iterable[str]) -> list[dict]:
         OPS.c.operation_state.in_(list(states)),
     )
     with session.reader() as conn:
-        return [dict(r._mapping) for r in conn.execute(stmt)]
+        return [cast(OpRow, dict(r._mapping)) for r in conn.execute(stmt)]
 
 
 def op_find_expired(
     now: datetime.datetime, states: Iterable[str]
-) -> list[dict]:
+) -> list[OpRow]:
     """Ops in ``states`` whose owner's lease ran out before ``now``."""
     stmt = OPS.select().where(
         OPS.c.owner.is_not(None),
@@ -423,12 +431,12 @@ def op_find_expired(
         OPS.c.operation_state.in_(list(states)),
     )
     with session.reader() as conn:
-        return [dict(r._mapping) for r in conn.execute(stmt)]
+        return [cast(OpRow, dict(r._mapping)) for r in conn.execute(stmt)]
 
 
 def op_find_unclaimed(
     entered_before: datetime.datetime, states: Iterable[str]
-) -> list[dict]:
+) -> list[OpRow]:
     """Ops in ``states`` nobody owns, waiting since before the given time."""
     stmt = (
         OPS.select()
@@ -440,4 +448,4 @@ def op_find_unclaimed(
         .order_by(OPS.c.state_entered_time)
     )
     with session.reader() as conn:
-        return [dict(r._mapping) for r in conn.execute(stmt)]
+        return [cast(OpRow, dict(r._mapping)) for r in conn.execute(stmt)]

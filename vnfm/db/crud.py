@@ -90,7 +90,9 @@ def update(
     )
     if conn.execute(stmt).rowcount != 1:
         current = get(conn, table, id_)  # NotFound if it is gone
-        raise exceptions.Conflict(lost_race(table, id_, expected, current))
+        raise exceptions.ConcurrentUpdate(
+            lost_race(table, id_, expected, current)
+        )
     return get(conn, table, id_)
 
 
@@ -131,7 +133,9 @@ def delete(
     stmt = table.delete().where(table.c.id == id_, *where(table, expected))
     if conn.execute(stmt).rowcount != 1:
         current = get(conn, table, id_)
-        raise exceptions.Conflict(lost_race(table, id_, expected, current))
+        raise exceptions.ConcurrentUpdate(
+            lost_race(table, id_, expected, current)
+        )
 
 
 def select(

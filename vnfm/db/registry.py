@@ -30,7 +30,7 @@ def vim_create(values: dict) -> dict:
             VIMS, _vim_project_key(dict({'project_id': None}, **values))
         )
     except sa_exc.IntegrityError:
-        raise exceptions.Conflict(
+        raise exceptions.AlreadyExists(
             f'A VIM named {values.get("name")!r} already exists.'
         ) from None
 
@@ -52,7 +52,7 @@ def vim_update(
     try:
         return crud.cas(VIMS, vim_id, _vim_project_key(values), expected)
     except sa_exc.IntegrityError:
-        raise exceptions.Conflict(
+        raise exceptions.AlreadyExists(
             f'A VIM named {values.get("name")!r} already exists.'
         ) from None
 

@@ -14,6 +14,8 @@ retry and rollback work as after any failure.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from vnfm.clients import deadlines
 from vnfm.common import exceptions
@@ -31,7 +33,7 @@ class Cancelled(exceptions.OperationFailed):
     title = 'Cancelled'
 
 
-def _cancelled(op: dict, where: str) -> Cancelled:
+def _cancelled(op: Mapping[str, Any], where: str) -> Cancelled:
     return Cancelled(
         f"Cancelled ({op['cancel_mode']}) at the user's request {where}. "
         'Retry, roll back or fail the operation.'

@@ -25,6 +25,18 @@ class ChangeExtConn(Operation):
     hook_op = 'change_external_connectivity'
     infra_method = 'change_ext_conn'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.change_ext_conn."""
+        return infra.change_ext_conn(ctx)
+
+    def call_infra_rollback(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.rollback_change_ext_conn."""
+        return infra.rollback_change_ext_conn(ctx)
+
     def outcome(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> Outcome:
@@ -51,7 +63,7 @@ class ChangeExtConn(Operation):
     def rollback(self, run: OpRun) -> Outcome:
         """Put the CPs back on their old networks, then undo the hooks
         that ran."""
-        result = self.rollback_infra(run, 'rollback_change_ext_conn')
+        result = self.rollback_infra(run)
         undone = run.rollback_hooks(
             [f'{self.hook_op}_start', f'{self.hook_op}_end']
         )

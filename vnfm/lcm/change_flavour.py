@@ -26,6 +26,18 @@ class ChangeFlavour(Operation):
     hook_op = 'change_flavour'
     infra_method = 'change_flavour'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.change_flavour."""
+        return infra.change_flavour(ctx)
+
+    def call_infra_rollback(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.rollback_change_flavour."""
+        return infra.rollback_change_flavour(ctx)
+
     def run_end_hook(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> None:
@@ -59,7 +71,7 @@ class ChangeFlavour(Operation):
     def rollback(self, run: OpRun) -> Outcome:
         """Return the VNF to the source flavour, then undo the hooks that
         ran."""
-        result = self.rollback_infra(run, 'rollback_change_flavour')
+        result = self.rollback_infra(run)
         undone = run.rollback_hooks(
             [f'{self.hook_op}_start', f'{self.hook_op}_end']
         )

@@ -22,6 +22,18 @@ class ChangeVnfpkg(Operation):
     hook_op = 'change_current_package'
     infra_method = 'change_vnfpkg'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.change_vnfpkg."""
+        return infra.change_vnfpkg(ctx)
+
+    def call_infra_rollback(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.rollback_change_vnfpkg."""
+        return infra.rollback_change_vnfpkg(ctx)
+
     def run_end_hook(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> None:
@@ -44,14 +56,17 @@ class ChangeVnfpkg(Operation):
     def after_commit(self, run: OpRun) -> None:
         """Usage states of the source and target packages."""
         package_usage.refresh(
-            [run.package['id'], (run.target_package or {}).get('id')]
+            [
+                run.package['id'],
+                run.target_package and run.target_package['id'],
+            ]
         )
 
     def rollback(self, run: OpRun) -> Outcome:
         """Return the VNF to the source package (the driver undoes what it
         changed); the instance record was never changed, so only what
         rollback hooks return is applied."""
-        result = self.rollback_infra(run, 'rollback_change_vnfpkg')
+        result = self.rollback_infra(run)
         undone = run.rollback_hooks(
             [f'{self.hook_op}_start', f'{self.hook_op}_end']
         )

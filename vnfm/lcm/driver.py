@@ -19,6 +19,7 @@ from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.drivers.infra.base import InfraDriver
 from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
@@ -139,7 +140,7 @@ class LcmDriver:
                 return
         self.execute(run)
 
-    def claim(self, op: dict) -> dict | None:
+    def claim(self, op: rows.OpRow) -> rows.OpRow | None:
         """Take the op (STARTING becomes PROCESSING); None if another
         conductor got it first."""
         now = timeutils.utcnow()
@@ -163,11 +164,11 @@ class LcmDriver:
                 },
                 notifications=notes,
             )
-        except exceptions.Conflict:
+        except exceptions.ConcurrentUpdate:
             LOG.debug('Op %s was claimed by another conductor', op['id'])
             return None
 
-    def prepare(self, op: dict) -> OpRun:
+    def prepare(self, op: rows.OpRow) -> OpRun:
         """Load rows and inputs; VnfmError when the op cannot run."""
         operation = OPERATIONS.get(op['operation'])
         if operation is None:
@@ -243,7 +244,7 @@ class LcmDriver:
             self._abort(op, failure)
 
     def _fail(
-        self, op: dict, error: exceptions.VnfmError, work: dict | None
+        self, op: rows.OpRow, error: exceptions.VnfmError, work: dict | None
     ) -> None:
         error = cancel.as_cancelled(op['id'], error)
         try:
@@ -256,7 +257,7 @@ class LcmDriver:
                 e,
             )
 
-    def _abort(self, op: dict, error: exceptions.VnfmError) -> None:
+    def _abort(self, op: rows.OpRow, error: exceptions.VnfmError) -> None:
         try:
             finish.abort(op, error)
         except LeaseLost:
@@ -264,7 +265,7 @@ class LcmDriver:
 
 
 def _target_vnfd_id(
-    operation: str, request: dict, instance: dict
+    operation: str, request: dict, instance: rows.InstanceRow
 ) -> str | None:
     if operation == 'CHANGE_VNFPKG':
         return request.get('vnfdId')
@@ -277,7 +278,7 @@ def _target_vnfd_id(
     return None
 
 
-def _target_package(request: dict, vnfd_id: str) -> dict:
+def _target_package(request: dict, vnfd_id: str) -> rows.PackageRow:
     if request.get('vnfPkgId'):
         return db.package_get(request['vnfPkgId'])
     return inputs.package_by_vnfd_id(vnfd_id)

@@ -8,6 +8,7 @@ import logging
 from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.lcm.operation import Outcome
 from vnfm.lcm.run import LeaseLost
 from vnfm.lcm.run import OpRun
@@ -28,13 +29,13 @@ def problem(error: exceptions.VnfmError) -> dict:
 
 
 def _leave(
-    op: dict,
+    op: rows.OpRow,
     event: OpEvent,
     values: dict,
     owner: str | None,
     instance_values: dict | None = None,
     vims: dict[str, dict | None] | None = None,
-) -> dict:
+) -> rows.OpRow:
     """Move ``op`` by ``event``, releasing it, if ``owner`` still has it."""
     state = next_state(op['operation_state'], event)
     # Leaving a running state ends any cancel pending (SOL003 5.4.17).
@@ -62,11 +63,11 @@ def _leave(
                 dict(op, **values), instance_values=instance_values
             ),
         )
-    except exceptions.Conflict as e:
+    except exceptions.ConcurrentUpdate as e:
         raise LeaseLost(str(e)) from None
 
 
-def complete(run: OpRun, outcome: Outcome) -> dict:
+def complete(run: OpRun, outcome: Outcome) -> rows.OpRow:
     """COMPLETED, with the instance changes in the same transaction."""
     values = {
         'active_instance_id': None,
@@ -93,7 +94,7 @@ def complete(run: OpRun, outcome: Outcome) -> dict:
     return op
 
 
-def rolled_back(run: OpRun, outcome: Outcome) -> dict:
+def rolled_back(run: OpRun, outcome: Outcome) -> rows.OpRow:
     """ROLLED_BACK, with the instance restored in the same transaction
     (and what rollback hooks reported, when they did)."""
     values = {'active_instance_id': None, 'work': run.work}
@@ -114,8 +115,11 @@ def rolled_back(run: OpRun, outcome: Outcome) -> dict:
 
 
 def fail(
-    op: dict, owner: str, error: exceptions.VnfmError, work: dict | None = None
-) -> dict:
+    op: rows.OpRow,
+    owner: str,
+    error: exceptions.VnfmError,
+    work: dict | None = None,
+) -> rows.OpRow:
     """FAILED_TEMP with ``error``: retry, rollback or fail are next."""
     values = {'error': problem(error)}
     if work is not None:
@@ -127,7 +131,7 @@ def fail(
     return op
 
 
-def abort(op: dict, error: exceptions.VnfmError) -> dict:
+def abort(op: rows.OpRow, error: exceptions.VnfmError) -> rows.OpRow:
     """ROLLED_BACK before anything ran (an op nobody claimed yet)."""
     values = {'error': problem(error), 'active_instance_id': None}
     op = _leave(op, OpEvent.ABORT, values, None)

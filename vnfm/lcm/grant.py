@@ -13,10 +13,12 @@ from vnfm.lcm.run import OpRun
 
 def grant(run: OpRun) -> str:
     """The op's grant id, recorded on first use."""
-    if run.op.get('grant_id'):
+    if run.op['grant_id']:
         return run.op['grant_id']
     run.work['grantId'] = db.new_id()
     # save_work writes the grant id with the work, under the lease check.
-    run.op = dict(run.op, grant_id=run.work['grantId'])
+    op = run.op.copy()
+    op['grant_id'] = run.work['grantId']
+    run.op = op
     run.save_work(extra={'grant_id': run.work['grantId']})
     return run.work['grantId']

@@ -20,6 +20,12 @@ class Heal(Operation):
     hook_op = 'heal'
     infra_method = 'heal'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.heal."""
+        return infra.heal(ctx)
+
     def outcome(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> Outcome:

@@ -3,6 +3,7 @@ and the vimConnectionInfo it runs with."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import crypto
@@ -11,6 +12,7 @@ from vnfm.conf import CONF
 from vnfm.csar import zipreader
 from vnfm.csar.errors import InvalidPackage
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.drivers.package_files import PackageFiles
 from vnfm.lcm import merge
 from vnfm.objects import vim
@@ -27,9 +29,9 @@ def limits() -> zipreader.CsarLimits:
     )
 
 
-def package_of(instance: dict) -> dict:
+def package_of(instance: rows.InstanceRow) -> rows.PackageRow:
     """The package row the instance was created from."""
-    if instance.get('vnf_pkg_id'):
+    if instance['vnf_pkg_id']:
         return db.package_get(instance['vnf_pkg_id'])
     row = db.package_get_by_vnfd_id(instance['vnfd_id'])
     if row is None:
@@ -40,7 +42,7 @@ def package_of(instance: dict) -> dict:
     return row
 
 
-def package_by_vnfd_id(vnfd_id: str) -> dict:
+def package_by_vnfd_id(vnfd_id: str) -> rows.PackageRow:
     """The ONBOARDED package of ``vnfd_id``."""
     row = db.package_get_by_vnfd_id(vnfd_id)
     if row is None or row['onboarding_state'] != 'ONBOARDED':
@@ -50,7 +52,7 @@ def package_by_vnfd_id(vnfd_id: str) -> dict:
     return row
 
 
-def package_files(package: dict) -> PackageFiles:
+def package_files(package: rows.PackageRow) -> PackageFiles:
     """The files of a stored package."""
     try:
         files = zipreader.read_zip(
@@ -63,7 +65,7 @@ def package_files(package: dict) -> PackageFiles:
     return PackageFiles(package['id'], files)
 
 
-def vnfd_of(package: dict) -> dict[str, Any]:
+def vnfd_of(package: Mapping[str, Any]) -> dict[str, Any]:
     """The stored VNFD model of an onboarded package."""
     if not package.get('vnfd'):
         raise exceptions.OperationFailed(
@@ -83,7 +85,7 @@ def as_map(vim_connection_info: Any) -> dict[str, dict]:
 
 
 def vim_connection_info(
-    instance: dict, request: dict | None = None
+    instance: Mapping[str, Any], request: dict | None = None
 ) -> dict[str, dict]:
     """The instance's vimConnectionInfo with the request's merged over it
     (JSON merge patch: an entry set to null is removed), sealed to store.

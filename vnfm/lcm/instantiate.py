@@ -21,6 +21,18 @@ class Instantiate(Operation):
     hook_op = 'instantiate'
     infra_method = 'instantiate'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.instantiate."""
+        return infra.instantiate(ctx)
+
+    def call_infra_rollback(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.rollback_instantiate."""
+        return infra.rollback_instantiate(ctx)
+
     def outcome(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> Outcome:
@@ -40,7 +52,7 @@ class Instantiate(Operation):
 
     def rollback(self, run: OpRun) -> Outcome:
         """Delete what the infra driver created; NOT_INSTANTIATED again."""
-        self.rollback_infra(run, 'rollback_instantiate')
+        self.rollback_infra(run)
         undone = run.rollback_hooks(['instantiate_start', 'instantiate_end'])
         outcome = with_hook_changes(run, Outcome(), undone)
         # A NOT_INSTANTIATED instance has no instantiatedVnfInfo, whatever

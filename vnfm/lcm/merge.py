@@ -4,6 +4,7 @@ vnfConfigurableProperties and vimConnectionInfo."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -20,7 +21,9 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return result
 
 
-def request_properties(instance: dict, request: dict) -> dict[str, Any]:
+def request_properties(
+    instance: Mapping[str, Any], request: dict
+) -> dict[str, Any]:
     """Instance columns with the request's ``extensions`` and
     ``vnfConfigurableProperties`` merged in (those it gives)."""
     values = {}

@@ -18,6 +18,18 @@ class Operate(Operation):
     hook_op = 'operate'
     infra_method = 'operate'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.operate."""
+        return infra.operate(ctx)
+
+    def call_infra_rollback(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.rollback_operate."""
+        return infra.rollback_operate(ctx)
+
     def outcome(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> Outcome:
@@ -35,6 +47,6 @@ class Operate(Operation):
     def rollback(self, run: OpRun) -> Outcome:
         """Return the VNFCs to their state before (the instance record was
         never changed), then undo the hooks that ran."""
-        self.rollback_infra(run, 'rollback_operate')
+        self.rollback_infra(run)
         undone = run.rollback_hooks(['operate_start', 'operate_end'])
         return with_hook_changes(run, Outcome(), undone)

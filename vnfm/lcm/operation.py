@@ -45,7 +45,9 @@ class Operation:
 
     operation = ''
     hook_op = ''  # hooks are <hook_op>_start / <hook_op>_end
-    infra_method = ''  # InfraDriver method; '' for none
+    # The InfraDriver method ``call_infra`` calls (named in its errors);
+    # '' for an operation without one.
+    infra_method = ''
     needs_grant = True
 
     @property
@@ -115,13 +117,27 @@ class Operation:
             **kwargs,
         )
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """The operation's infra driver call (``infra_method``)."""
+        raise NotImplementedError
+
+    def call_infra_rollback(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """The infra driver call that undoes ``call_infra``."""
+        raise NotImplementedError
+
     def infra_step(self, run: OpRun) -> infra_base.InfraResult:
         """Call the infra driver once (skipped on retry when done)."""
+        infra = run.infra
+        assert infra is not None  # selected for every op that needs_infra
 
         def call() -> dict:
             ctx = self.infra_context(run)
             try:
-                return getattr(run.infra, self.infra_method)(ctx).to_dict()
+                return self.call_infra(infra, ctx).to_dict()
             except infra_base.PartialFailure as e:
                 run.steps()[INFRA_STEP]['work'] = e.work
                 raise
@@ -129,15 +145,14 @@ class Operation:
         result = run.step(INFRA_STEP, _named(self.infra_method, call))
         return infra_base.InfraResult.from_dict(result or {})
 
-    def rollback_infra(
-        self, run: OpRun, method: str
-    ) -> infra_base.InfraResult | None:
-        """Call the driver's ``method`` if the infra step ever started;
-        what it returned."""
+    def rollback_infra(self, run: OpRun) -> infra_base.InfraResult | None:
+        """Undo the infra step (``call_infra_rollback``) if it ever
+        started; what the driver returned."""
         if run.step_state(INFRA_STEP) is None:
             return None
-        cancel.check(run.op['id'], f'before {method}')
-        return getattr(run.infra, method)(self.infra_context(run))
+        cancel.check(run.op['id'], f'before rollback_{self.infra_method}')
+        assert run.infra is not None  # the infra step started
+        return self.call_infra_rollback(run.infra, self.infra_context(run))
 
     def rolled_back_outcome(
         self, run: OpRun, result: infra_base.InfraResult | None

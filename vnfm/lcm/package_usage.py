@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.db import api as db
@@ -12,7 +13,7 @@ from vnfm.objects.states import UsageState
 LOG = logging.getLogger(__name__)
 
 
-def identity_of(package: dict) -> dict:
+def identity_of(package: Mapping[str, Any]) -> dict:
     """Instance columns that name the package an instance runs."""
     return {
         'vnfd_id': package['vnfd_id'],

@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.drivers.infra.base import InfraDriver
 from vnfm.drivers.mgmt import base as mgmt_base
 from vnfm.drivers.mgmt import runner as mgmt_runner
@@ -32,7 +33,7 @@ LOG = logging.getLogger(__name__)
 DONE, STARTED = 'done', 'started'
 
 
-def request_of(op: dict) -> dict:
+def request_of(op: Mapping[str, Any]) -> dict:
     """The LCM request of an op row with the secrets of its
     additionalParams unsealed (its vimConnectionInfo stays sealed)."""
     request = op.get('operation_params') or {}
@@ -66,9 +67,9 @@ class OpRun:
     """The op being run and everything it needs."""
 
     host: str
-    op: dict
-    instance: dict
-    package: dict
+    op: rows.OpRow
+    instance: rows.InstanceRow
+    package: rows.PackageRow
     files: PackageFiles
     vnfd: dict
     vim_connection_info: dict[str, dict]
@@ -76,7 +77,7 @@ class OpRun:
     mgmt: mgmt_runner.MgmtRunner
     deadline: float
     # CHANGE_VNFPKG / MODIFY_INFO with a new vnfdId: the target package.
-    target_package: dict | None = None
+    target_package: rows.PackageRow | None = None
     target_files: PackageFiles | None = None
     target_vnfd: dict | None = None
     # vim_connection_info: the entries the infra driver serves, in clear;
@@ -131,7 +132,7 @@ class OpRun:
                     'operation_state': self.op['operation_state'],
                 },
             )
-        except exceptions.Conflict as e:
+        except exceptions.ConcurrentUpdate as e:
             raise LeaseLost(str(e)) from None
 
     def show_waiting(self, message: str | None) -> None:

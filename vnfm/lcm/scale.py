@@ -17,6 +17,18 @@ class Scale(Operation):
     hook_op = 'scale'
     infra_method = 'scale'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.scale."""
+        return infra.scale(ctx)
+
+    def call_infra_rollback(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.rollback_scale."""
+        return infra.rollback_scale(ctx)
+
     def outcome(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> Outcome:
@@ -33,6 +45,6 @@ class Scale(Operation):
         """Undo a scale-out (the driver removes what it added); the
         instance record was never changed, so only what rollback hooks
         return is applied."""
-        self.rollback_infra(run, 'rollback_scale')
+        self.rollback_infra(run)
         undone = run.rollback_hooks(['scale_start', 'scale_end'])
         return with_hook_changes(run, Outcome(), undone)

@@ -9,6 +9,7 @@ import dataclasses
 from typing import Any
 
 from vnfm.common import exceptions
+from vnfm.db import rows
 from vnfm.drivers.infra import base as infra_base
 from vnfm.lcm import cancel
 from vnfm.lcm.operation import Outcome
@@ -43,9 +44,9 @@ class ScaleToLevel(Scale):
                 or {}
             )
             if result.instantiated_vnf_info is not None:
-                instance = dict(
-                    instance,
-                    instantiated_vnf_info=(result.instantiated_vnf_info),
+                instance = instance.copy()
+                instance['instantiated_vnf_info'] = (
+                    result.instantiated_vnf_info
                 )
             for key, items in (result.resource_changes or {}).items():
                 changes[key] = changes.get(key, []) + list(items)
@@ -55,7 +56,7 @@ class ScaleToLevel(Scale):
         )
 
     def _aspect_context(
-        self, run: OpRun, instance: dict, request: dict
+        self, run: OpRun, instance: rows.InstanceRow, request: dict
     ) -> infra_base.InfraContext:
         name = STEP_PREFIX + request['aspectId']
         step = run.steps().get(name, {})

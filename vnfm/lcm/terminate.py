@@ -21,6 +21,12 @@ class Terminate(Operation):
     hook_op = 'terminate'
     infra_method = 'terminate'
 
+    def call_infra(
+        self, infra: infra_base.InfraDriver, ctx: infra_base.InfraContext
+    ) -> infra_base.InfraResult:
+        """InfraDriver.terminate."""
+        return infra.terminate(ctx)
+
     def outcome(
         self, run: OpRun, result: infra_base.InfraResult | None
     ) -> Outcome:

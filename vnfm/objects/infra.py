@@ -89,6 +89,8 @@ class Enabled:
     """The capabilities of the enabled infra drivers, by vimType."""
 
     by_vim_type: dict[str, Capabilities]
+    #: The name of the enabled driver serving each vimType.
+    names: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def vim_types(self) -> list[str]:
         """Every vimType an enabled driver serves (SOL names)."""
@@ -97,6 +99,10 @@ class Enabled:
     def serves(self, vim_type: str | None) -> bool:
         """Whether an enabled driver serves ``vim_type`` (a SOL name)."""
         return vim_type in self.by_vim_type
+
+    def driver_name(self, vim_type: str) -> str:
+        """The enabled driver serving ``vim_type`` ('' when none does)."""
+        return self.names.get(vim_type, '')
 
     def operations(self, vim_types: Iterable[str] = ()) -> frozenset[str]:
         """The operations the drivers of ``vim_types`` run; those of every
@@ -113,11 +119,13 @@ def enabled(names: tuple[str, ...]) -> Enabled:
     """The capabilities of the infra drivers ``names`` (the ``[infra]
     enabled_infra_drivers``); UnknownDriver if one publishes none."""
     by_vim_type: dict[str, Capabilities] = {}
+    by_name: dict[str, str] = {}
     for name in names:
         caps = declared(name)
         for vim_type in caps.vim_types:
             by_vim_type.setdefault(vim_type, caps)
-    return Enabled(by_vim_type)
+            by_name.setdefault(vim_type, name)
+    return Enabled(by_vim_type, by_name)
 
 
 # VimConnectionInfo ``extra`` flag of a VIM the VNF instance provides (a

@@ -6,7 +6,9 @@
 rules a schema cannot say (CIDRs that parse and do not overlap) and returns
 the typed ``ClusterParams``; every error names the parameter by its path
 under ``additionalParams``. The API calls it for an instantiate request
-whose flavour names the driver (a 400), the driver again before it runs
+whose flavour names the driver (a 400: ``check_request``, which the driver
+publishes in ``vnfm.mgmt_request_validators``), the driver again before it
+runs
 (FAILED_TEMP), where it also checks what only the instance can tell (that
 the CPs exist). Passwords are sealed at rest and masked in views like every
 ``password`` in additionalParams (``crypto.seal_params``). The storage
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import crypto
@@ -25,6 +28,8 @@ from vnfm.common import exceptions
 from vnfm.common import schemacheck
 from vnfm.objects import k8s_storage
 from vnfm.objects import lcm_params
+from vnfm.objects import request_checks
+from vnfm.objects import states
 
 PARAM = 'k8s_cluster_installation_param'
 DRIVER = 'kubernetes_cluster'
@@ -224,6 +229,16 @@ def parse(
     return _typed(params)
 
 
+def check_request(request: request_checks.LcmRequest) -> None:
+    """BadRequest naming the parameter when an instantiate request's
+    parameters are missing or wrong for its flavour (the driver's
+    published request validator)."""
+    if request.operation is not states.LcmOperation.INSTANTIATE:
+        return
+    params = parse(request.body.get('additionalParams'))
+    check_flavour(params, request.flavour)
+
+
 def _cidr(
     value: str, where: str, error: type[exceptions.VnfmError]
 ) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
@@ -279,7 +294,7 @@ def _typed(params: dict) -> ClusterParams:
 
 def check_flavour(
     params: ClusterParams,
-    flavour: dict[str, Any],
+    flavour: Mapping[str, Any],
     error: type[exceptions.VnfmError] = exceptions.BadRequest,
 ) -> None:
     """``error`` if an ``aspect_id`` is not a scaling aspect of the

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import posixpath
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import exceptions
@@ -237,7 +238,7 @@ def check_rules(
 def check_flavour(
     storage: StorageServer | None,
     pvs: tuple[PvRegistration, ...],
-    flavour: dict[str, Any],
+    flavour: Mapping[str, Any],
     where: str,
     error: type[exceptions.VnfmError],
 ) -> None:

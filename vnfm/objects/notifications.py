@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import timeutils
@@ -63,7 +64,7 @@ def status_of(operation_state: str) -> str:
 # -- filters (SOL003 5.5.3.12, 4.4.1.5) --------------------------------------
 
 
-def _version_matches(version: dict, instance: dict) -> bool:
+def _version_matches(version: dict, instance: Mapping[str, Any]) -> bool:
     if version.get('vnfSoftwareVersion') != instance.get(
         'vnf_software_version'
     ):
@@ -74,7 +75,7 @@ def _version_matches(version: dict, instance: dict) -> bool:
     )
 
 
-def _product_matches(product: dict, instance: dict) -> bool:
+def _product_matches(product: dict, instance: Mapping[str, Any]) -> bool:
     if product.get('vnfProductName') != instance.get('vnf_product_name'):
         return False
     return 'versions' not in product or any(
@@ -82,7 +83,7 @@ def _product_matches(product: dict, instance: dict) -> bool:
     )
 
 
-def _provider_matches(provider: dict, instance: dict) -> bool:
+def _provider_matches(provider: dict, instance: Mapping[str, Any]) -> bool:
     if provider.get('vnfProvider') != instance.get('vnf_provider'):
         return False
     return 'vnfProducts' not in provider or any(
@@ -90,7 +91,9 @@ def _provider_matches(provider: dict, instance: dict) -> bool:
     )
 
 
-def instance_matches(instance_filter: dict, instance: dict) -> bool:
+def instance_matches(
+    instance_filter: dict, instance: Mapping[str, Any]
+) -> bool:
     """Whether a VnfInstanceSubscriptionFilter matches an instance row:
     every attribute present must match, one value of a list suffices."""
     checks = (
@@ -117,7 +120,7 @@ def instance_matches(instance_filter: dict, instance: dict) -> bool:
 def matches(
     filter_: dict | None,
     notification_type: str,
-    instance: dict,
+    instance: Mapping[str, Any],
     operation: str | None = None,
     operation_state: str | None = None,
 ) -> bool:
@@ -144,7 +147,7 @@ def matches(
     )
 
 
-def visible(subscription: dict, instance: dict) -> bool:
+def visible(subscription: dict, instance: Mapping[str, Any]) -> bool:
     """Whether a subscription may hear about an instance: subscriptions
     made without a project see every instance, others their project's."""
     project = subscription.get('project_id')
@@ -206,7 +209,10 @@ def identifier_notification(
 
 
 def op_notification(
-    subscription: dict, op: dict, notification_id: str, now: datetime.datetime
+    subscription: dict,
+    op: Mapping[str, Any],
+    notification_id: str,
+    now: datetime.datetime,
 ) -> dict:
     """A VnfLcmOperationOccurrenceNotification about ``op`` (a row, as
     committed) having entered its operation_state."""
@@ -236,7 +242,7 @@ def op_notification(
     return out
 
 
-def _changes(op: dict, v1: bool) -> dict:
+def _changes(op: Mapping[str, Any], v1: bool) -> dict:
     """The FULL-verbosity attributes of a RESULT (secrets masked; in the
     v1 form for v1 subscriptions)."""
     out = {}
@@ -266,7 +272,9 @@ def _row(subscription: dict, notification_type: str, payload: dict) -> dict:
 
 
 def for_op(
-    op: dict, instance: dict | None = None, instance_values: dict | None = None
+    op: Mapping[str, Any],
+    instance: Mapping[str, Any] | None = None,
+    instance_values: dict | None = None,
 ) -> list[dict]:
     """Outbox rows reporting that ``op`` (the row as it will be committed)
     entered its operation_state, one per matching subscription.
@@ -291,7 +299,9 @@ def for_op(
     ]
 
 
-def for_instance(notification_type: str, instance: dict) -> list[dict]:
+def for_instance(
+    notification_type: str, instance: Mapping[str, Any]
+) -> list[dict]:
     """Outbox rows reporting the creation or deletion (``notification_type``)
     of ``instance`` (its row), one per matching subscription."""
     subscriptions = registry.subscription_list()

@@ -8,6 +8,7 @@ v3.5.1+: warning messages generated while the operation executes).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import timeutils
@@ -43,7 +44,7 @@ def op_href(base_url: str, op_id: str) -> str:
     return f'{base_url}/vnflcm/v2/vnf_lcm_op_occs/{op_id}'
 
 
-def _links(row: dict, base_url: str) -> dict:
+def _links(row: Mapping[str, Any], base_url: str) -> dict:
     href = op_href(base_url, row['id'])
     links = {
         'self': {'href': href},
@@ -61,7 +62,7 @@ def _links(row: dict, base_url: str) -> dict:
     return links
 
 
-def to_sol(row: dict, base_url: str | None = None) -> dict:
+def to_sol(row: Mapping[str, Any], base_url: str | None = None) -> dict:
     """The SOL003 VnfLcmOpOcc of an op row (None values omitted, secrets
     in operationParams masked, ``_links`` when ``base_url`` is given)."""
     out: dict[str, Any] = {}

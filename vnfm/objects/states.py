@@ -64,7 +64,7 @@ def next_state(current: OpState | str, event: OpEvent | str) -> OpState:
         return OP_TRANSITIONS[(current, event)]
     except KeyError:
         allowed = sorted(s.value for s in sources_of(event))
-        raise exceptions.Conflict(
+        raise exceptions.OpStateConflict(
             f'Cannot {event.value} an operation in state {current.value}; '
             f'it must be in {" or ".join(allowed)}.'
         ) from None

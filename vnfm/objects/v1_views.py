@@ -9,6 +9,7 @@ the way out. Converting there and back gives what the client sent.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import exceptions
@@ -148,7 +149,9 @@ def instance_href(base_url: str, instance_id: str) -> str:
     return f'{base_url}{PREFIX}/vnf_instances/{instance_id}'
 
 
-def instance_to_sol(row: dict, base_url: str | None = None) -> dict:
+def instance_to_sol(
+    row: Mapping[str, Any], base_url: str | None = None
+) -> dict:
     """The v1 VnfInstance of an instance row: vnfPkgId, vimConnectionInfo
     as a list (secrets masked), the v2.6.1 instantiatedVnfInfo."""
     out: dict[str, Any] = {}
@@ -185,7 +188,7 @@ def op_href(base_url: str, op_id: str) -> str:
     return f'{base_url}{PREFIX}/vnf_lcm_op_occs/{op_id}'
 
 
-def op_to_sol(row: dict, base_url: str | None = None) -> dict:
+def op_to_sol(row: Mapping[str, Any], base_url: str | None = None) -> dict:
     """The v1 VnfLcmOpOcc of an op row: operationParams and changedInfo
     in the v1 form (secrets masked), v1 links."""
     out = op_occ.to_sol(row)

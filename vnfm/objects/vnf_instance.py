@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import crypto
@@ -107,7 +108,7 @@ def supported_operations(vim_connection_info: Any) -> frozenset[str]:
     return enabled_infra().operations(vim_types(vim_connection_info))
 
 
-def links(row: dict, href: str) -> dict:
+def links(row: Mapping[str, Any], href: str) -> dict:
     """The ``_links`` of an instance row whose own URL is ``href``: self
     and the tasks its instantiation state allows and its infra driver
     runs (v1 and v2 alike)."""
@@ -124,7 +125,7 @@ def links(row: dict, href: str) -> dict:
     return out
 
 
-def to_sol(row: dict, base_url: str | None = None) -> dict:
+def to_sol(row: Mapping[str, Any], base_url: str | None = None) -> dict:
     """The SOL003 VnfInstance of an instance row (None values omitted,
     secrets masked, ``_links`` when ``base_url`` is given)."""
     get = row.get

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import timeutils
@@ -38,7 +39,7 @@ def _links(package_id: str, base_url: str) -> dict:
     }
 
 
-def _software_images(row: dict) -> list[dict]:
+def _software_images(row: Mapping[str, Any]) -> list[dict]:
     # createdAt is mandatory (SOL005 9.5.3.2); the NFVO knows of an image
     # from the moment its package was created.
     created = timeutils.isotime(row.get('created_at'))
@@ -48,7 +49,7 @@ def _software_images(row: dict) -> list[dict]:
     ]
 
 
-def to_sol(row: dict, base_url: str | None = None) -> dict:
+def to_sol(row: Mapping[str, Any], base_url: str | None = None) -> dict:
     """The SOL005 VnfPkgInfo of a package row (None values omitted,
     ``_links`` when ``base_url`` is given)."""
     out: dict[str, Any] = {}

@@ -85,6 +85,39 @@ def test_duplicate_vnfd_id_is_error(db_url):
     assert db.package_get(first['id'])['onboarding_state'] == 'ONBOARDED'
 
 
+def test_a_vnfd_id_taken_between_check_and_write_is_error(db_url, monkeypatch):
+    first = onboarded_package()
+    second = uploaded(sample_csar())
+    # The other package onboards after this one looked for it.
+    monkeypatch.setattr(db, 'package_get_by_vnfd_id', lambda vnfd_id: None)
+
+    packages.onboard(second['id'])
+
+    second = db.package_get(second['id'])
+    assert second['onboarding_state'] == 'ERROR'
+    assert second['onboarding_failure_details']['status'] == 422
+    assert first['vnfd_id'] in second['onboarding_failure_details']['detail']
+
+
+def test_a_package_that_left_processing_meanwhile_is_left_alone(
+    db_url, monkeypatch
+):
+    pkg = uploaded(sample_csar())
+    lookup = db.package_get_by_vnfd_id
+
+    def then_moved_on(vnfd_id: str) -> dict | None:
+        db.package_update(pkg['id'], {'onboarding_state': 'ERROR'})
+        return lookup(vnfd_id)
+
+    monkeypatch.setattr(db, 'package_get_by_vnfd_id', then_moved_on)
+
+    packages.onboard(pkg['id'])
+
+    row = db.package_get(pkg['id'])
+    assert (row['onboarding_state'], row['vnfd_id']) == ('ERROR', None)
+    assert row['onboarding_failure_details'] is None
+
+
 def test_onboarding_twice_is_harmless(db_url):
     pkg = onboarded_package()
     packages.onboard(pkg['id'])

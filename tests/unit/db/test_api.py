@@ -59,7 +59,7 @@ def test_cas_update_lost_race_is_conflict(db_backend):
         expected={'instantiation_state': 'NOT_INSTANTIATED'},
     )
 
-    with pytest.raises(exceptions.Conflict) as e:
+    with pytest.raises(exceptions.ConcurrentUpdate) as e:
         api.instance_update(
             inst['id'],
             {'vnf_instance_name': 'late'},
@@ -91,7 +91,7 @@ def test_cas_accepts_one_of_several_states_and_null(db_backend):
         'PROCESSING',
         'c1',
     )
-    with pytest.raises(exceptions.Conflict):
+    with pytest.raises(exceptions.ConcurrentUpdate):
         api.op_update(op['id'], {'owner': 'c2'}, expected={'owner': None})
 
 
@@ -99,7 +99,7 @@ def test_second_unfinished_op_on_an_instance_is_conflict(db_backend):
     inst = _instance()
     first = _op(inst['id'])
 
-    with pytest.raises(exceptions.Conflict) as e:
+    with pytest.raises(exceptions.OpInProgress) as e:
         _op(inst['id'], operation='SCALE')
 
     assert first['id'] in e.value.detail
@@ -114,7 +114,7 @@ def test_two_threads_starting_ops_at_once_exactly_one_wins(db_backend):
         barrier.wait(timeout=10)
         try:
             results.append(_op(inst['id'], operation=operation))
-        except exceptions.Conflict as e:
+        except exceptions.OpInProgress as e:
             results.append(e)
 
     threads = [
@@ -147,7 +147,7 @@ def test_finished_op_allows_the_next_one(db_backend):
 def test_op_create_checks_the_instance_in_the_same_transaction(db_backend):
     inst = _instance()
 
-    with pytest.raises(exceptions.Conflict):
+    with pytest.raises(exceptions.ConcurrentUpdate):
         api.op_create(
             {
                 'vnf_instance_id': inst['id'],
@@ -165,14 +165,14 @@ def test_op_create_checks_the_instance_in_the_same_transaction(db_backend):
 
 def test_instance_delete_is_guarded(db_backend):
     inst = _instance(instantiation_state='INSTANTIATED')
-    with pytest.raises(exceptions.Conflict, match='terminate it'):
+    with pytest.raises(exceptions.InstanceStateConflict):
         api.instance_delete(inst['id'])
 
     api.instance_update(
         inst['id'], {'instantiation_state': 'NOT_INSTANTIATED'}
     )
     op = _op(inst['id'], operation='MODIFY_INFO')
-    with pytest.raises(exceptions.Conflict, match=op['id']):
+    with pytest.raises(exceptions.OpInProgress, match=op['id']):
         api.instance_delete(inst['id'])
 
     api.op_update(
@@ -215,7 +215,7 @@ def test_vnfd_id_is_unique(db_backend):
     first, second = _package(), _package()
     api.package_update(first['id'], {'vnfd_id': 'vnfd-a'})
 
-    with pytest.raises(exceptions.Conflict, match='vnfd-a'):
+    with pytest.raises(exceptions.AlreadyExists, match='vnfd-a'):
         api.package_update(second['id'], {'vnfd_id': 'vnfd-a'})
 
     assert api.package_get_by_vnfd_id('vnfd-a')['id'] == first['id']
@@ -325,7 +325,7 @@ def test_vim_name_is_unique_per_project(db_backend):
     }
     registry.vim_create(vim)
 
-    with pytest.raises(exceptions.Conflict, match='k8s'):
+    with pytest.raises(exceptions.AlreadyExists, match='k8s'):
         registry.vim_create(vim)
     registry.vim_create(dict(vim, project_id='p2'))
 
@@ -340,7 +340,7 @@ def test_vim_name_is_unique_without_project(db_backend):
     }
     registry.vim_create(vim)
 
-    with pytest.raises(exceptions.Conflict, match='k8s'):
+    with pytest.raises(exceptions.AlreadyExists, match='k8s'):
         registry.vim_create(vim)
 
 
@@ -387,7 +387,7 @@ def test_delete_racing_an_op_start_never_loses_the_op(db_backend, monkeypatch):
         try:
             api.instance_delete(inst['id'])
             outcome.append('deleted')
-        except exceptions.Conflict:
+        except exceptions.OpInProgress:
             outcome.append('conflict')
 
     deleter = threading.Thread(target=delete)

@@ -97,7 +97,7 @@ def test_lost_compare_and_set_writes_no_rows(db_backend):
     sub = _subscription()
     op = _op(_instance()['id'])
 
-    with pytest.raises(exceptions.Conflict):
+    with pytest.raises(exceptions.ConcurrentUpdate):
         api.op_update(
             op['id'],
             {'operation_state': 'COMPLETED'},
@@ -113,9 +113,9 @@ def test_refused_op_and_delete_write_no_rows(db_backend):
     inst = _instance()
     _op(inst['id'])
 
-    with pytest.raises(exceptions.Conflict):
+    with pytest.raises(exceptions.OpInProgress):
         _op(inst['id'], notifications=[_note(sub, 'second op')])
-    with pytest.raises(exceptions.Conflict):
+    with pytest.raises(exceptions.OpInProgress):
         api.instance_delete(inst['id'], notifications=[_note(sub, 'gone')])
 
     assert outbox.notification_list() == []

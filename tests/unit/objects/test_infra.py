@@ -75,3 +75,10 @@ def test_openstack_changes_flavour_but_does_not_operate():
     ops = enabled.operations(['ETSINFV.OPENSTACK_KEYSTONE.V_3'])
     assert 'CHANGE_FLAVOUR' in ops
     assert 'OPERATE' not in ops
+
+
+def test_the_driver_serving_a_vim_type_by_name():
+    enabled = infra.enabled(('noop', 'kubernetes'))
+    assert enabled.driver_name('ETSINFV.KUBERNETES.V_1') == 'kubernetes'
+    assert enabled.driver_name('VNFM.NOOP.V_1') == 'noop'
+    assert enabled.driver_name('ETSINFV.OPENSTACK_KEYSTONE.V_3') == ''

@@ -9,6 +9,8 @@ import pytest
 
 from vnfm.common import exceptions
 from vnfm.objects import k8s_cluster
+from vnfm.objects import request_checks
+from vnfm.objects.states import LcmOperation
 
 P = 'additionalParams/k8s_cluster_installation_param'
 
@@ -200,3 +202,32 @@ def test_names_driver() -> None:
     script = {'name': 'instantiate_end', 'builtin': None, 'file': 'x.py'}
     assert not k8s_cluster.names_driver({'interfaces': {'x': script}})
     assert not k8s_cluster.names_driver({})
+
+
+def _request(
+    operation: LcmOperation, params: dict[str, Any], flavour: dict[str, Any]
+) -> request_checks.LcmRequest:
+    body = {'flavourId': 'f', 'additionalParams': params}
+    return request_checks.LcmRequest(operation, body, flavour, 'i-1')
+
+
+def test_check_request_checks_an_instantiate_against_its_flavour() -> None:
+    aspects = {'worker_instance': {}, 'master_instance': {}}
+    flavour = {'flavour_id': 'f', 'scaling_aspects': aspects}
+    params = valid()
+    params[k8s_cluster.PARAM]['worker_node']['aspect_id'] = 'workers'
+    k8s_cluster.check_request(
+        _request(LcmOperation.INSTANTIATE, valid(), flavour)
+    )
+    with pytest.raises(exceptions.BadRequest) as caught:
+        k8s_cluster.check_request(
+            _request(LcmOperation.INSTANTIATE, params, flavour)
+        )
+    assert caught.value.detail.startswith(f'{P}/worker_node/aspect_id')
+    with pytest.raises(exceptions.BadRequest, match=f'^{P}: is required'):
+        k8s_cluster.check_request(_request(LcmOperation.INSTANTIATE, {}, {}))
+
+
+def test_check_request_leaves_other_operations_to_the_driver() -> None:
+    # Heal and scale read the parameters the instantiate recorded.
+    k8s_cluster.check_request(_request(LcmOperation.HEAL, {}, {}))

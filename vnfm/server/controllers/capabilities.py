@@ -4,6 +4,7 @@ ROLLED_BACK (the drivers publish this as data: ``vnfm.objects.infra``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from vnfm.common import exceptions
@@ -36,7 +37,7 @@ def check_vim_types(body: dict, api_version: str) -> None:
                 served += [
                     k for k, v in vim.V1_VIM_TYPES.items() if v in served
                 ]
-            raise exceptions.UnprocessableEntity(
+            raise exceptions.VimTypeNotServed(
                 f'vimConnectionInfo: vimType {given} is not served by any '
                 'enabled infra driver (served: '
                 f'{", ".join(served) or "none"}; [infra] '
@@ -46,7 +47,9 @@ def check_vim_types(body: dict, api_version: str) -> None:
 
 
 def require_operation(
-    row: dict, operation: states.LcmOperation, body: dict | None = None
+    row: Mapping[str, Any],
+    operation: states.LcmOperation,
+    body: dict | None = None,
 ) -> None:
     """409 when no enabled infra driver of the instance (with the request's
     vimConnectionInfo) runs ``operation``."""
@@ -60,7 +63,7 @@ def require_operation(
     )
     if operation.value in vnf_instance.enabled_infra().operations(types):
         return
-    raise exceptions.Conflict(
+    raise exceptions.OperationNotSupported(
         f'{operation.value} is not supported for VNF instance {row["id"]}: '
         'no enabled infra driver runs it'
         + (f' on vimType {", ".join(types)}' if types else '')

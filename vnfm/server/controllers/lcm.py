@@ -12,10 +12,12 @@ import webob
 
 from vnfm.common import exceptions
 from vnfm.db import api as db
-from vnfm.objects import k8s_cluster
+from vnfm.db import rows
+from vnfm.objects import request_checks
 from vnfm.objects import scale_level
 from vnfm.objects import states
 from vnfm.objects import vim as vim_obj
+from vnfm.objects import vnf_instance
 from vnfm.server.controllers import vnf_instances
 from vnfm.server.request import ApiRequest
 
@@ -24,7 +26,7 @@ _NOT_INSTANTIATED = vnf_instances.NOT_INSTANTIATED
 _INSTANTIATED = vnf_instances.INSTANTIATED
 
 
-def _instance_in(req: ApiRequest, state: str) -> dict:
+def _instance_in(req: ApiRequest, state: str) -> rows.InstanceRow:
     row = vnf_instances.get_instance(req)
     if row['instantiation_state'] != state:
         hint = (
@@ -32,14 +34,14 @@ def _instance_in(req: ApiRequest, state: str) -> dict:
             if state == _NOT_INSTANTIATED
             else 'instantiate it first'
         )
-        raise exceptions.Conflict(
+        raise exceptions.InstanceStateConflict(
             f'VNF instance {row["id"]} is {row["instantiation_state"]}; '
             f'{hint}.'
         )
     return row
 
 
-def _vnfd(row: dict) -> dict:
+def _vnfd(row: rows.InstanceRow) -> dict:
     """The stored VNFD model of the instance's package ({} if unknown)."""
     try:
         pkg = (
@@ -49,7 +51,7 @@ def _vnfd(row: dict) -> dict:
         )
     except exceptions.NotFound:
         return {}
-    return (pkg or {}).get('vnfd') or {}
+    return (pkg['vnfd'] if pkg else None) or {}
 
 
 def instantiate(req: ApiRequest) -> webob.Response:
@@ -58,11 +60,10 @@ def instantiate(req: ApiRequest) -> webob.Response:
     row = _instance_in(req, _NOT_INSTANTIATED)
     body = req.json
     flavour = _flavour_in_vnfd(row, body, 'flavourId')
-    _check_cluster_params(body, flavour)
-    return vnf_instances.start_op(req, row, _OP.INSTANTIATE, _NOT_INSTANTIATED)
+    return _start(req, row, _OP.INSTANTIATE, flavour)
 
 
-def _flavour_in_vnfd(row: dict, body: dict, field: str) -> dict:
+def _flavour_in_vnfd(row: rows.InstanceRow, body: dict, field: str) -> dict:
     """422 unless ``body[field]`` is a flavour of the instance's VNFD and
     the body's instantiationLevelId a level of it; that flavour (the whole
     VNFD when it declares no flavours)."""
@@ -70,26 +71,52 @@ def _flavour_in_vnfd(row: dict, body: dict, field: str) -> dict:
     flavours = vnfd.get('flavours') or {}
     flavour = flavours.get(body[field])
     if flavours and flavour is None:
-        raise exceptions.UnprocessableEntity(
+        raise exceptions.FlavourNotInVnfd(
             f'{field} {body[field]} is not a flavour of VNFD '
             f'{row["vnfd_id"]}; it has {", ".join(sorted(flavours))}.'
         )
     levels = (flavour or {}).get('instantiation_levels') or {}
     level = body.get('instantiationLevelId')
     if level is not None and levels and level not in levels:
-        raise exceptions.UnprocessableEntity(
+        raise exceptions.FlavourNotInVnfd(
             f'instantiationLevelId {level} is not a level of flavour '
             f'{body[field]}; it has {", ".join(sorted(levels))}.'
         )
     return flavour or vnfd
 
 
-def _check_cluster_params(body: dict, flavour: dict) -> None:
-    """BadRequest naming the parameter when the flavour's hooks run the
-    kubernetes_cluster MgmtDriver and its parameters are wrong."""
-    if k8s_cluster.names_driver(flavour):
-        params = k8s_cluster.parse(body.get('additionalParams'))
-        k8s_cluster.check_flavour(params, flavour)
+def _start(
+    req: ApiRequest,
+    row: rows.InstanceRow,
+    operation: states.LcmOperation,
+    flavour: dict | None = None,
+) -> webob.Response:
+    """Run the request checks of the instance's drivers (the infra driver
+    of its vimType, the MgmtDrivers of ``flavour``, by default the
+    instance's), then record the op."""
+    body = req.json
+    if flavour is None:
+        flavour = _instance_flavour(row)
+    vim_types = {
+        *vnf_instance.vim_types(row['vim_connection_info']),
+        *vnf_instance.vim_types(body.get('vimConnectionInfo')),
+    }
+    request_checks.check(
+        request_checks.LcmRequest(operation, body, flavour, row['id']),
+        vim_types,
+        vnf_instance.enabled_infra(),
+    )
+    required = (
+        _NOT_INSTANTIATED if operation is _OP.INSTANTIATE else _INSTANTIATED
+    )
+    return vnf_instances.start_op(req, row, operation, required)
+
+
+def _instance_flavour(row: rows.InstanceRow) -> dict:
+    """The VNFD flavour the instance runs with (its VNFD when unknown)."""
+    vnfd = _vnfd(row)
+    flavour_id = (row['instantiated_vnf_info'] or {}).get('flavourId')
+    return (vnfd.get('flavours') or {}).get(flavour_id) or vnfd
 
 
 def terminate(req: ApiRequest) -> webob.Response:
@@ -103,11 +130,11 @@ def terminate(req: ApiRequest) -> webob.Response:
                 f'{u["id"]} ({u["vnfInstanceName"] or "no name"})'
                 for u in users
             )
-            raise exceptions.Conflict(
+            raise exceptions.VimInUse(
                 f'VNF instance {row["id"]} provides VIM {vim_id}, which VNF '
                 f'instances {named} still use; terminate them first.'
             )
-    return vnf_instances.start_op(req, row, _OP.TERMINATE, _INSTANTIATED)
+    return _start(req, row, _OP.TERMINATE)
 
 
 def _level(levels: list | None, aspect_id: str) -> int | None:
@@ -139,10 +166,10 @@ def scale(req: ApiRequest) -> webob.Response:
                 f'0..{maximum}.'
             )
     _check_scalable(row, [body['aspectId']])
-    return vnf_instances.start_op(req, row, _OP.SCALE, _INSTANTIATED)
+    return _start(req, row, _OP.SCALE)
 
 
-def _check_scalable(row: dict, aspects: list[str]) -> None:
+def _check_scalable(row: rows.InstanceRow, aspects: list[str]) -> None:
     """422 when the instance's infra driver said it cannot scale one of
     ``aspects`` on its VIM (nothing recorded, nothing run)."""
     why = scale_level.unscalable(row['instantiated_vnf_info'])
@@ -171,7 +198,7 @@ def scale_to_level(req: ApiRequest) -> webob.Response:
         _check_scalable(
             row, [a for a, n in target.items() if n != current.get(a, 0)]
         )
-    return vnf_instances.start_op(req, row, _OP.SCALE_TO_LEVEL, _INSTANTIATED)
+    return _start(req, row, _OP.SCALE_TO_LEVEL, flavour)
 
 
 def change_flavour(req: ApiRequest) -> webob.Response:
@@ -185,8 +212,8 @@ def change_flavour(req: ApiRequest) -> webob.Response:
             f'VNF instance {row["id"]} already has flavour {current}; '
             'nothing to do (scale_to_level changes its level).'
         )
-    _flavour_in_vnfd(row, body, 'newFlavourId')
-    return vnf_instances.start_op(req, row, _OP.CHANGE_FLAVOUR, _INSTANTIATED)
+    flavour = _flavour_in_vnfd(row, body, 'newFlavourId')
+    return _start(req, row, _OP.CHANGE_FLAVOUR, flavour)
 
 
 def heal(req: ApiRequest) -> webob.Response:
@@ -207,7 +234,7 @@ def heal(req: ApiRequest) -> webob.Response:
                 f'vnfcInstanceId: VNFC {vnfc_id} does not exist in VNF '
                 f'instance {row["id"]}.'
             )
-    return vnf_instances.start_op(req, row, _OP.HEAL, _INSTANTIATED)
+    return _start(req, row, _OP.HEAL)
 
 
 def operate(req: ApiRequest) -> webob.Response:
@@ -230,17 +257,17 @@ def operate(req: ApiRequest) -> webob.Response:
         raise exceptions.BadRequest(
             'gracefulStopTimeout applies only to stopType GRACEFUL.'
         )
-    return vnf_instances.start_op(req, row, _OP.OPERATE, _INSTANTIATED)
+    return _start(req, row, _OP.OPERATE)
 
 
 def change_ext_conn(req: ApiRequest) -> webob.Response:
     """POST change_ext_conn."""
     row = _instance_in(req, _INSTANTIATED)
-    return vnf_instances.start_op(req, row, _OP.CHANGE_EXT_CONN, _INSTANTIATED)
+    return _start(req, row, _OP.CHANGE_EXT_CONN)
 
 
 def change_vnfpkg(req: ApiRequest) -> webob.Response:
     """POST change_vnfpkg: the target vnfdId must be an enabled package."""
     row = _instance_in(req, _INSTANTIATED)
     vnf_instances.enabled_package(req, req.json['vnfdId'])
-    return vnf_instances.start_op(req, row, _OP.CHANGE_VNFPKG, _INSTANTIATED)
+    return _start(req, row, _OP.CHANGE_VNFPKG)

@@ -9,6 +9,7 @@ from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.objects import notifications
 from vnfm.objects import op_occ
 from vnfm.objects import states
@@ -19,7 +20,7 @@ from vnfm.server.request import ApiRequest
 _E = states.OpEvent
 
 
-def _get(req: ApiRequest) -> dict:
+def _get(req: ApiRequest) -> rows.OpRow:
     row = db.op_get(req.path_args['id'])
     req.authorize(row['project_id'])
     return row
@@ -44,7 +45,7 @@ def show(req: ApiRequest) -> webob.Response:
 
 def _transition(
     req: ApiRequest, event: states.OpEvent, extra: dict | None = None
-) -> dict:
+) -> rows.OpRow:
     """Apply ``event`` to the op as a compare-and-set; 409 if the state
     does not allow it (or changed meanwhile)."""
     row = _get(req)
@@ -122,21 +123,21 @@ def cancel(req: ApiRequest) -> webob.Response:
 _CANCELLABLE = frozenset(s.value for s in states.ACTIVE_OP_STATES)
 
 
-def _check_cancellable(row: dict) -> None:
+def _check_cancellable(row: rows.OpRow) -> None:
     if row['operation_state'] not in _CANCELLABLE:
-        raise exceptions.Conflict(
+        raise exceptions.OpStateConflict(
             f'Operation {row["id"]} is {row["operation_state"]}; only an '
             'operation in STARTING, PROCESSING or ROLLING_BACK can be '
             'cancelled.'
         )
     if row['is_cancel_pending']:
-        raise exceptions.Conflict(
+        raise exceptions.OpStateConflict(
             f'Operation {row["id"]} is being cancelled already '
             f'({row["cancel_mode"]}).'
         )
 
 
-def _cancel_unclaimed(row: dict, mode: str) -> dict:
+def _cancel_unclaimed(row: rows.OpRow, mode: str) -> rows.OpRow:
     """STARTING, not claimed: ROLLED_BACK at once, nothing was done."""
     values = {
         'operation_state': states.next_state(

@@ -15,6 +15,7 @@ from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.objects import states
 from vnfm.server import http
 from vnfm.server.controllers import common
@@ -26,12 +27,14 @@ ZIP_MAGIC = b'PK\x03\x04'
 _META_DIR = 'TOSCA-Metadata/'
 
 
-def _start_upload(req: ApiRequest, values: dict | None = None) -> dict:
+def _start_upload(
+    req: ApiRequest, values: dict | None = None
+) -> rows.PackageRow:
     """CAS CREATED → UPLOADING: only one upload ever starts."""
     row = vnf_packages.get_package(req)
     package_id = row['id']
     if row['onboarding_state'] != _O.CREATED.value:
-        raise exceptions.Conflict(
+        raise exceptions.PackageStateConflict(
             f'VNF package {package_id} is {row["onboarding_state"]}; content '
             f'can only be uploaded to a package in CREATED state.'
         )
@@ -139,10 +142,10 @@ def upload_from_uri(req: ApiRequest) -> webob.Response:
     return http.empty_response(202)
 
 
-def _onboarded(req: ApiRequest) -> dict:
+def _onboarded(req: ApiRequest) -> rows.PackageRow:
     row = vnf_packages.get_package(req)
     if row['onboarding_state'] != _O.ONBOARDED.value:
-        raise exceptions.Conflict(
+        raise exceptions.PackageStateConflict(
             f'VNF package {row["id"]} is {row["onboarding_state"]}; its '
             f'content is available once it is ONBOARDED.'
         )
@@ -155,7 +158,7 @@ def download(req: ApiRequest) -> webob.Response:
     return http.file_response(db.package_content_get(row['id']), http.ZIP)
 
 
-def _read(row: dict) -> csar.Csar:
+def _read(row: rows.PackageRow) -> csar.Csar:
     limits = csar.CsarLimits(
         max_size=CONF.vnf_package.max_size,
         max_uncompressed=CONF.vnf_package.max_uncompressed,

@@ -301,7 +301,7 @@ def delete(req: ApiRequest) -> webob.Response:
     row = _get(req)
     users = _users(row)
     if users:
-        raise exceptions.Conflict(
+        raise exceptions.VimInUse(
             f'VIM {row["id"]} is used by VNF instance(s) '
             f'{", ".join(users[:5])}; terminate and delete them first.'
         )

@@ -11,6 +11,7 @@ from vnfm.common import crypto
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.objects import lcm_params
 from vnfm.objects import notifications
 from vnfm.objects import op_occ
@@ -28,14 +29,14 @@ IN_USE = states.UsageState.IN_USE.value
 NOT_IN_USE = states.UsageState.NOT_IN_USE.value
 
 
-def get_instance(req: ApiRequest) -> dict:
+def get_instance(req: ApiRequest) -> rows.InstanceRow:
     """The instance of the request path, if the caller may see it."""
     row = db.instance_get(req.path_args['id'])
     req.authorize(row['project_id'])
     return row
 
 
-def enabled_package(req: ApiRequest, vnfd_id: str) -> dict:
+def enabled_package(req: ApiRequest, vnfd_id: str) -> rows.PackageRow:
     """The ONBOARDED and ENABLED package of ``vnfd_id`` that the caller
     may use; 422 otherwise (as Tacker answers)."""
     pkg = db.package_get_by_vnfd_id(vnfd_id)
@@ -45,18 +46,18 @@ def enabled_package(req: ApiRequest, vnfd_id: str) -> dict:
         # Another project's package is one the caller does not have.
         or not req.allows(pkg['project_id'])
     ):
-        raise exceptions.UnprocessableEntity(
+        raise exceptions.PackageNotOnboarded(
             f'No onboarded VNF package has vnfdId {vnfd_id}.'
         )
     if pkg['operational_state'] != 'ENABLED':
-        raise exceptions.UnprocessableEntity(
+        raise exceptions.PackageDisabled(
             f'VNF package {pkg["id"]} of vnfdId {vnfd_id} is '
             f'{pkg["operational_state"]}; enable it first.'
         )
     return pkg
 
 
-def _mark_in_use(pkg: dict) -> None:
+def _mark_in_use(pkg: rows.PackageRow) -> None:
     if pkg['usage_state'] != IN_USE:
         db.package_update(
             pkg['id'],
@@ -77,7 +78,7 @@ def create(req: ApiRequest) -> webob.Response:
     )
 
 
-def new_instance(req: ApiRequest) -> dict:
+def new_instance(req: ApiRequest) -> rows.InstanceRow:
     """Record the instance ``req.json`` (a v2 CreateVnfRequest) asks for;
     return its row."""
     body = req.json
@@ -140,7 +141,9 @@ def delete(req: ApiRequest) -> webob.Response:
     package_id = row['vnf_pkg_id']
     if package_id and not db.instance_count_by_package(package_id):
         # Already NOT_IN_USE, or another request changed it: fine.
-        with contextlib.suppress(exceptions.Conflict, exceptions.NotFound):
+        with contextlib.suppress(
+            exceptions.ConcurrentUpdate, exceptions.NotFound
+        ):
             db.package_update(
                 package_id,
                 {'usage_state': NOT_IN_USE},
@@ -151,7 +154,7 @@ def delete(req: ApiRequest) -> webob.Response:
 
 def start_op(
     req: ApiRequest,
-    row: dict,
+    row: rows.InstanceRow,
     operation: states.LcmOperation,
     required_state: str | None = None,
 ) -> webob.Response:

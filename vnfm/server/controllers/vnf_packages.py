@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import webob
 
 from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
+from vnfm.db import rows
 from vnfm.objects import states
 from vnfm.objects import vnf_package
 from vnfm.server import http
@@ -17,7 +20,7 @@ from vnfm.server.request import ApiRequest
 ONBOARDED = states.OnboardingState.ONBOARDED.value
 
 
-def get_package(req: ApiRequest) -> dict:
+def get_package(req: ApiRequest) -> rows.PackageRow:
     """The package of the request path, if the caller may see it."""
     row = db.package_get(req.path_args['id'])
     req.authorize(row['project_id'])
@@ -73,16 +76,16 @@ def modify(req: ApiRequest) -> webob.Response:
             'Nothing to modify: give operationalState and/or userDefinedData.'
         )
     values: dict = {}
-    expected = {'updated_at': row['updated_at']}
+    expected: dict[str, Any] = {'updated_at': row['updated_at']}
     if 'operationalState' in body:
         wanted = body['operationalState']
         if row['onboarding_state'] != ONBOARDED:
-            raise exceptions.Conflict(
+            raise exceptions.PackageStateConflict(
                 f'VNF package {row["id"]} is {row["onboarding_state"]}; '
                 f'its operationalState can change once it is ONBOARDED.'
             )
         if row['operational_state'] == wanted:
-            raise exceptions.Conflict(
+            raise exceptions.PackageStateConflict(
                 f'VNF package {row["id"]} is already {wanted}.'
             )
         values['operational_state'] = wanted
@@ -109,7 +112,7 @@ def delete(req: ApiRequest) -> webob.Response:
         states.OnboardingState.UPLOADING.value,
         states.OnboardingState.PROCESSING.value,
     ):
-        raise exceptions.Conflict(
+        raise exceptions.PackageStateConflict(
             f'VNF package {row["id"]} is {state}; wait until onboarding '
             f'finishes before deleting it.'
         )
@@ -121,15 +124,15 @@ def delete(req: ApiRequest) -> webob.Response:
     return http.empty_response(204)
 
 
-def _check_deletable(row: dict) -> None:
+def _check_deletable(row: rows.PackageRow) -> None:
     if row['operational_state'] != 'DISABLED':
-        raise exceptions.Conflict(
+        raise exceptions.PackageStateConflict(
             f'VNF package {row["id"]} is ENABLED; disable it '
             f'(operationalState DISABLED) before deleting it.'
         )
     used = db.instance_count_by_package(row['id'])
     if row['usage_state'] != 'NOT_IN_USE' or used:
-        raise exceptions.Conflict(
+        raise exceptions.PackageInUse(
             f'VNF package {row["id"]} is used by {used} VNF instance(s); '
             f'delete them before deleting the package.'
         )

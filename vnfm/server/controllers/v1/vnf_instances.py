@@ -55,12 +55,13 @@ def _vnfd_id_of_package(req: ApiRequest, package_id: str) -> str:
         raise exceptions.UnprocessableEntity(
             f'vnfPkgId {package_id}: no such VNF package.'
         ) from None
-    if pkg['onboarding_state'] != 'ONBOARDED':
-        raise exceptions.UnprocessableEntity(
+    vnfd_id = pkg['vnfd_id']
+    if pkg['onboarding_state'] != 'ONBOARDED' or vnfd_id is None:
+        raise exceptions.PackageNotOnboarded(
             f'vnfPkgId {package_id}: the VNF package is '
             f'{pkg["onboarding_state"]}, not ONBOARDED.'
         )
-    return pkg['vnfd_id']
+    return vnfd_id
 
 
 def modify(req: ApiRequest) -> webob.Response:
