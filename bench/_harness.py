@@ -55,14 +55,18 @@ def script_sha256() -> str:
 
 
 @contextlib.contextmanager
-def services(conductors: int = 1) -> Iterator[VnfmServices]:
-    """vnfm-api and ``conductors`` conductors on a fresh vhost and database."""
+def services(
+    conductors: int = 1, conf: dict | None = None
+) -> Iterator[VnfmServices]:
+    """vnfm-api and ``conductors`` conductors on a fresh vhost and database
+    (``conf``: more option groups)."""
     work = Path(tempfile.mkdtemp(prefix='vnfm-bench-'))
     svc = VnfmServices(
         work,
         conf={
             'conductor': dict(_CONDUCTOR_DEFAULTS),
             'mgmt_driver': {'allowed_script_sha256': script_sha256()},
+            **(conf or {}),
         },
     )
     try:

@@ -127,30 +127,60 @@ def record_alerts(
 def _record(
     changes: list[AlertChange], notify: Notify
 ) -> list[tuple[str | None, dict | None]]:
+    """One transaction: one query finds the post's alarms, one statement
+    inserts the new ones, updates go one by one (they are rare)."""
     out = []
+    new_rows: dict[str, dict] = {}
+    notes: list[dict] = []
     with session.transaction() as conn:
+        known = _find(conn, changes)
         for change in changes:
-            event, row = _apply(conn, change)
+            key = (change.fingerprint, change.starts_at)
+            event, row = _apply(conn, change, known.get(key), new_rows)
+            if row is not None:
+                known[key] = row
             if event is not None and row is not None:
-                outbox.insert(conn, notify(event, row))
+                notes += notify(event, row)
             out.append((event, row))
+        if new_rows:
+            conn.execute(ALARMS.insert(), list(new_rows.values()))
+        outbox.insert(conn, notes)
     return out
 
 
-def _find(conn: sa.Connection, change: AlertChange) -> dict | None:
-    found = conn.execute(
-        ALARMS.select().where(
-            ALARMS.c.fingerprint == change.fingerprint,
-            ALARMS.c.starts_at == change.starts_at,
+def _find(
+    conn: sa.Connection, changes: list[AlertChange]
+) -> dict[tuple, dict]:
+    """The alarms of ``changes``' alerts, by (fingerprint, starts_at)."""
+    fingerprints = sorted({c.fingerprint for c in changes})
+    found: dict[tuple, dict] = {}
+    for i in range(0, len(fingerprints), 500):  # bounded IN lists
+        stmt = ALARMS.select().where(
+            ALARMS.c.fingerprint.in_(fingerprints[i : i + 500])
         )
-    ).first()
-    return dict(found._mapping) if found is not None else None
+        for r in conn.execute(stmt):
+            row = dict(r._mapping)
+            found[(row['fingerprint'], row['starts_at'])] = row
+    return found
+
+
+def _new_row(change: AlertChange) -> dict:
+    row: dict = dict.fromkeys(ALARMS.c.keys())
+    row.update(
+        change.values,
+        fingerprint=change.fingerprint,
+        starts_at=change.starts_at,
+        created_at=change.values.get('alarm_raised_time'),
+    )
+    return row
 
 
 def _apply(
-    conn: sa.Connection, change: AlertChange
+    conn: sa.Connection,
+    change: AlertChange,
+    current: dict | None,
+    new_rows: dict[str, dict],
 ) -> tuple[str | None, dict | None]:
-    current = _find(conn, change)
     now = change.values.get('alarm_changed_time')
     if change.cleared_at is not None:
         if current is None or current['alarm_cleared_time'] is not None:
@@ -160,16 +190,11 @@ def _apply(
             'alarm_changed_time': now,
             'perceived_severity': 'CLEARED',
         }
-        return CLEARED, crud.update(
-            conn, ALARMS, current['id'], values, _unchanged(current)
-        )
+        return CLEARED, _update(conn, current, values, new_rows)
     if current is None:
-        values = dict(
-            change.values,
-            fingerprint=change.fingerprint,
-            starts_at=change.starts_at,
-        )
-        return RAISED, crud.insert(conn, ALARMS, values)
+        row = _new_row(change)
+        new_rows[row['id']] = row
+        return RAISED, row
     if current['alarm_cleared_time'] is not None:
         return UNCHANGED, current
     diff = {
@@ -180,8 +205,22 @@ def _apply(
     if not diff:
         return UNCHANGED, current
     diff['alarm_changed_time'] = now
-    return CHANGED, crud.update(
-        conn, ALARMS, current['id'], diff, _unchanged(current)
+    return CHANGED, _update(conn, current, diff, new_rows)
+
+
+def _update(
+    conn: sa.Connection,
+    current: dict,
+    values: dict,
+    new_rows: dict[str, dict],
+) -> dict:
+    """Change an alarm found in the database, or one this post raises
+    (not inserted yet)."""
+    if current['id'] in new_rows:
+        current.update(values)
+        return current
+    return crud.update(
+        conn, ALARMS, current['id'], values, _unchanged(current)
     )
 
 

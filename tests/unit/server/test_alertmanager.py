@@ -237,3 +237,24 @@ def test_no_subscription_no_notification(fm):
     post(fm, alert(inst['id']))
 
     assert outbox.notification_list() == []
+
+
+def test_one_post_raising_and_clearing_an_alert(fm):
+    inst = instance_with_vnfcs()
+
+    answer = json_of(
+        post(
+            fm,
+            alert(inst['id']),
+            alert(inst['id']),
+            alert(inst['id'], status='resolved'),
+        )
+    )
+
+    assert (answer['raised'], answer['unchanged'], answer['cleared']) == (
+        1,
+        1,
+        1,
+    )
+    [row] = alarm_db.alarm_list()
+    assert row['perceived_severity'] == 'CLEARED'
