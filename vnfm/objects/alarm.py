@@ -9,17 +9,22 @@ names and shapes follow SOL003 v3.3.1 clause 7 as Tacker serves it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
+import logging
 from typing import Any
 
 import orjson
 
+from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.db import alarms as alarm_db
 from vnfm.db import api as db
 from vnfm.db import registry
 from vnfm.objects import notifications
+
+LOG = logging.getLogger(__name__)
 
 ALARM = 'AlarmNotification'
 ALARM_CLEARED = 'AlarmClearedNotification'
@@ -220,3 +225,71 @@ def for_deleted_instance(instance: dict) -> list[dict]:
         if notifications.visible(s, instance)
         and matches(s.get('filter'), ALARM_LIST_REBUILT, instance, None)
     ]
+
+
+# -- clears correlated with the VNFCs ----------------------------------------
+
+
+def _stale(row: dict, instance: dict) -> str | None:
+    """Why an uncleared alarm no longer concerns anything, if so."""
+    if instance['instantiation_state'] != 'INSTANTIATED':
+        return 'the VNF instance was terminated'
+    if not row.get('vnfc_instance_ids'):
+        return None
+    info = instance.get('instantiated_vnf_info') or {}
+    vnfc_id = row['vnfc_instance_ids'][0]
+    vnfc = next(
+        (v for v in info.get('vnfcInfo') or [] if v.get('id') == vnfc_id),
+        None,
+    )
+    if vnfc is None:
+        return f'VNFC {vnfc_id} was removed'
+    resources = {
+        r.get('id'): (r.get('computeResource') or {}).get('resourceId')
+        for r in info.get('vnfcResourceInfo') or []
+    }
+    faulty = (row.get('root_cause_faulty_resource') or {}).get(
+        'faultyResource'
+    ) or {}
+    now_at = resources.get(vnfc.get('vnfcResourceInfoId'))
+    if faulty.get('resourceId') and now_at != faulty['resourceId']:
+        return f'VNFC {vnfc_id} was healed: its resource was replaced'
+    return None
+
+
+def clear_stale(instance_id: str) -> list[str]:
+    """Clear the alarms of an instance whose VNFC was removed or replaced
+    (healed), or of a terminated instance, with AlarmClearedNotification:
+    Alertmanager may never resolve an alert about a Pod or VM that is
+    gone. The ids cleared."""
+    try:
+        instance = db.instance_get(instance_id)
+    except exceptions.NotFound:
+        return []
+    cleared = []
+    for row in alarm_db.alarm_list(
+        {'vnf_instance_id': instance_id, 'alarm_cleared_time': None}
+    ):
+        why = _stale(row, instance)
+        if why is None:
+            continue
+        now = timeutils.utcnow()
+        values = {
+            'alarm_cleared_time': now,
+            'alarm_changed_time': now,
+            'perceived_severity': 'CLEARED',
+        }
+        after = dict(row, **values)
+        with contextlib.suppress(exceptions.Conflict, exceptions.NotFound):
+            alarm_db.alarm_update(
+                row['id'],
+                values,
+                expected={
+                    'alarm_cleared_time': None,
+                    'alarm_changed_time': row['alarm_changed_time'],
+                },
+                notifications=for_alarm(ALARM_CLEARED, after, instance),
+            )
+            LOG.info('Alarm %s cleared: %s', row['id'], why)
+            cleared.append(row['id'])
+    return cleared

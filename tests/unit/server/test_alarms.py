@@ -21,6 +21,7 @@ from vnfm.db import alarms as alarm_db
 from vnfm.db import api as db
 from vnfm.db import outbox
 from vnfm.db import registry
+from vnfm.objects import alarm
 
 
 @pytest.fixture
@@ -352,3 +353,35 @@ def test_deleting_an_instance_with_alarms_rebuilds_the_list(fm, receiver):
     assert got['body']['subscriptionId'] == sub['id']
     assert got['body']['_links']['alarms']['href'].endswith('/vnffm/v1/alarms')
     assert alarm_db.alarm_list() == []
+
+
+def test_alarms_of_replaced_removed_and_terminated_vnfcs_clear(fm, receiver):
+    inst = instance_with_vnfcs()
+    _fm(fm, 'POST', '/subscriptions', {'callbackUri': receiver.url})
+    healed = _raise(fm, inst, pod='vdu1-a', fingerprint='a')
+    removed = _raise(fm, inst, pod='vdu1-b', fingerprint='b')
+    whole = _raise(fm, inst, pod=None, fingerprint='c')
+    info = dict(inst['instantiated_vnf_info'])
+    info['vnfcResourceInfo'] = [
+        dict(
+            info['vnfcResourceInfo'][0],
+            computeResource={'resourceId': 'vdu1-a-new'},
+        )
+    ]
+    info['vnfcInfo'] = info['vnfcInfo'][:1]
+    db.instance_update(inst['id'], {'instantiated_vnf_info': info})
+
+    first = alarm.clear_stale(inst['id'])
+    db.instance_update(inst['id'], {'instantiation_state': 'NOT_INSTANTIATED'})
+    second = alarm.clear_stale(inst['id'])
+
+    assert sorted(first) == sorted([healed['id'], removed['id']])
+    assert second == [whole['id']]
+    assert _deliver() == 6
+    kinds = [r['body']['notificationType'] for r in receiver.wait(6)]
+    assert (
+        kinds == ['AlarmNotification'] * 3 + ['AlarmClearedNotification'] * 3
+    )
+    assert {a['perceived_severity'] for a in alarm_db.alarm_list()} == {
+        'CLEARED'
+    }
