@@ -28,6 +28,7 @@ from vnfm.common import timeutils
 from vnfm.db import alarms as alarm_db
 from vnfm.db import api as db
 from vnfm.objects import alarm
+from vnfm.objects import autoheal
 
 FUNCTION_TYPE = 'vnffm'
 RECEIVER_TYPES = frozenset({'tacker', 'vnfm'})
@@ -165,6 +166,9 @@ def _change(
         'is_root_cause': False,
         'fault_details': [details] if details else None,
     }
+    if not autoheal.enabled(instance):  # decided now: no update later
+        values['heal_state'] = autoheal.DISABLED.state
+        values['heal_decision'] = autoheal.details(autoheal.DISABLED, now)
     resolved = alert.get('status') == 'resolved'
     return alarm_db.AlertChange(
         fingerprint=_fingerprint(alert, labels),

@@ -60,6 +60,15 @@ class _Decided(Exception):
         self.decision = Decision(state, reason, op_id)
 
 
+#: The decision about an alarm of an instance without auto-heal, recorded
+#: when the alarm is raised.
+DISABLED = Decision(
+    alarm_db.NOT_HEALED,
+    'vnfConfigurableProperties.isAutohealEnabled is not true for the VNF '
+    'instance',
+)
+
+
 def enabled(instance: dict) -> bool:
     """Whether auto-heal is on for an instance."""
     props = instance.get('vnf_configurable_properties') or {}
@@ -109,11 +118,7 @@ def _judge(alarm: dict, start: Start, now: datetime.datetime) -> Decision:
 def _vnfc_to_heal(alarm: dict, instance: dict) -> str:
     not_healed = alarm_db.NOT_HEALED
     if not enabled(instance):
-        raise _Decided(
-            not_healed,
-            'vnfConfigurableProperties.isAutohealEnabled is not '
-            'true for the VNF instance',
-        )
+        raise _Decided(*DISABLED)
     if alarm['alarm_cleared_time'] is not None:
         raise _Decided(not_healed, 'the alarm was cleared')
     if not alarm['vnfc_instance_ids']:
@@ -194,14 +199,19 @@ def _start_heal(alarm: dict, instance: dict, vnfc_id: str) -> str:
     return op_id
 
 
-def _record(alarm: dict, decision: Decision, now: datetime.datetime) -> None:
-    details = {
+def details(decision: Decision, now: datetime.datetime) -> dict:
+    """A decision as the alarm records it (heal_decision)."""
+    out = {
         'decision': decision.state,
         'reason': decision.reason,
         'time': timeutils.isotime(now),
     }
     if decision.op_id:
-        details['vnfLcmOpOccId'] = decision.op_id
+        out['vnfLcmOpOccId'] = decision.op_id
+    return out
+
+
+def _record(alarm: dict, decision: Decision, now: datetime.datetime) -> None:
     LOG.info(
         'Auto-heal, alarm %s of VNF instance %s: %s (%s)',
         alarm['id'],
@@ -213,7 +223,10 @@ def _record(alarm: dict, decision: Decision, now: datetime.datetime) -> None:
     with contextlib.suppress(exceptions.Conflict, exceptions.NotFound):
         alarm_db.alarm_update(
             alarm['id'],
-            {'heal_state': decision.state, 'heal_decision': details},
+            {
+                'heal_state': decision.state,
+                'heal_decision': details(decision, now),
+            },
             expected={'heal_state': alarm.get('heal_state')},
         )
 
