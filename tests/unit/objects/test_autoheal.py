@@ -1,6 +1,8 @@
-"""Auto-heal through the receiver: an alarm on a VNFC of an instance with
-isAutohealEnabled starts one heal of that VNFC; the rest waits, is judged
-again after it, and every decision is recorded on the alarm."""
+"""vnfm.objects.autoheal, driven as in production by the receiver (POST
+/alert) and the conductors' round (``rejudge``): an alarm on a VNFC of an
+instance with isAutohealEnabled starts one heal of that VNFC; the rest
+waits, is judged again after it, and every decision is recorded on the
+alarm."""
 
 from __future__ import annotations
 
