@@ -38,6 +38,8 @@ V1_VNFD_ID = 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177'
 V2_VNFD_ID = '5f5a0a9e-6d2b-4b4f-9a7c-4840d70a1278'
 FLAVOURS_VNFD_ID = '3d0c8f5e-2a4b-4c7d-9e1f-6b5a4c3d2e10'
 SECRET = 's3cret-never-shown'
+# Alertmanager's bearer token for vnfm's receiver ([fault_management]).
+ALERT_TOKEN = 'it-alertmanager-token'
 FINAL = {'COMPLETED', 'FAILED', 'ROLLED_BACK'}
 # The running services, by fixture name: a failed test using one gets the
 # tails of its logs in the report.
@@ -198,7 +200,10 @@ def services(
     )
     svc = procs.VnfmServices(
         tmp_path_factory.mktemp('vnfm'),
-        conf={'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)}},
+        conf={
+            'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)},
+            'fault_management': {'receiver_token': ALERT_TOKEN},
+        },
         env={'VNFM_HOOK_RECORD': str(hook_record)},
     )
     with running('services', svc, conductors=2):
@@ -255,6 +260,7 @@ class Api:
     client; also carries the test helpers (conftest is not importable)."""
 
     SECRET = SECRET
+    ALERT_TOKEN = ALERT_TOKEN
     V1_VNFD_ID = V1_VNFD_ID
     V2_VNFD_ID = V2_VNFD_ID
     SAMPLES = SAMPLES

@@ -69,6 +69,13 @@ class Conflict(VnfmError):
     title = 'Conflict'
 
 
+class PreconditionFailed(VnfmError):
+    """An If-Match precondition does not hold: the resource changed."""
+
+    status = 412
+    title = 'Precondition Failed'
+
+
 class PayloadTooLarge(VnfmError):
     status = 413
     title = 'Payload Too Large'

@@ -29,6 +29,7 @@ from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.lcm import cancel
 from vnfm.lcm.driver import LcmDriver
+from vnfm.objects import autoheal
 
 LOG = logging.getLogger(__name__)
 
@@ -75,6 +76,11 @@ class ConductorService:
             ('heartbeat', CONF.conductor.heartbeat_interval, self.heartbeat),
             ('sweep', CONF.conductor.sweep_interval, self.sweep),
             ('notify', CONF.notifications.interval, self.notify),
+            (
+                'autoheal',
+                CONF.fault_management.autoheal_interval,
+                self.autoheal,
+            ),
             (
                 'cancel',
                 CONF.conductor.cancel_poll_interval,
@@ -195,6 +201,10 @@ class ConductorService:
     def notify(self) -> int:
         """Send the notifications due (the outbox)."""
         return self.notifier.drain(self._stopping)
+
+    def autoheal(self) -> int:
+        """Judge again the alarms auto-heal left waiting; how many."""
+        return autoheal.rejudge(self._submit_op, timeutils.utcnow())
 
     def sync(self) -> list[str]:
         """Follow resources the VIMs replaced by themselves (idle

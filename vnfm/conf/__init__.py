@@ -7,6 +7,7 @@ from vnfm.conf import conductor
 from vnfm.conf import crypto
 from vnfm.conf import database
 from vnfm.conf import default
+from vnfm.conf import fault_management
 from vnfm.conf import infra
 from vnfm.conf import kubernetes
 from vnfm.conf import mgmt_driver
@@ -25,6 +26,7 @@ MODULES = (
     conductor,
     crypto,
     database,
+    fault_management,
     infra,
     kubernetes,
     mgmt_driver,

@@ -26,6 +26,7 @@ _WHAT = {
     models.table(models.VnfLcmOpOcc): 'VNF LCM operation occurrence',
     models.table(models.Vim): 'VIM',
     models.table(models.Subscription): 'Subscription',
+    models.table(models.Alarm): 'Alarm',
 }
 
 

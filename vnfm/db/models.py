@@ -204,7 +204,8 @@ class Vim(TimestampMixin, Base):
 
 
 class Subscription(TimestampMixin, Base):
-    """An LCM notification subscription (SOL003 LccnSubscription)."""
+    """A notification subscription: SOL003 LccnSubscription (interface
+    ``vnflcm``) or SOL005 PkgmSubscription (``vnfpkgm``)."""
 
     __tablename__ = 'subscriptions'
 
@@ -216,10 +217,68 @@ class Subscription(TimestampMixin, Base):
     authentication: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='2')
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    # The API the subscription was made through and whose notifications
+    # it gets: 'vnflcm' (LCM) or 'vnfpkgm' (VNF packages).
+    interface: orm.Mapped[str] = orm.mapped_column(
+        sa.String(16), default='vnflcm', server_default='vnflcm'
+    )
+
+
+class Alarm(TimestampMixin, Base):
+    """An alarm of a VNF instance (SOL003 v3.3.1 7.5.2.4 Alarm), raised
+    from an Alertmanager alert."""
+
+    __tablename__ = 'alarms'
+
+    id: orm.Mapped[str] = orm.mapped_column(Uuid, primary_key=True)
+    # managedObjectId.
+    vnf_instance_id: orm.Mapped[str] = orm.mapped_column(
+        Uuid, sa.ForeignKey('vnf_instances.id', ondelete='CASCADE'), index=True
+    )
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    vnfc_instance_ids: orm.Mapped[list | None] = orm.mapped_column(Json)
+    root_cause_faulty_resource: orm.Mapped[dict | None] = orm.mapped_column(
+        Json
+    )
+    alarm_raised_time: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        DateTime
+    )
+    alarm_changed_time: orm.Mapped[datetime.datetime | None] = (
+        orm.mapped_column(DateTime)
+    )
+    alarm_cleared_time: orm.Mapped[datetime.datetime | None] = (
+        orm.mapped_column(DateTime)
+    )
+    alarm_acknowledged_time: orm.Mapped[datetime.datetime | None] = (
+        orm.mapped_column(DateTime)
+    )
+    ack_state: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    perceived_severity: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    event_time: orm.Mapped[datetime.datetime] = orm.mapped_column(DateTime)
+    event_type: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    fault_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    probable_cause: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    is_root_cause: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False
+    )
+    fault_details: orm.Mapped[list | None] = orm.mapped_column(Json)
+    # The alert it came from: Alertmanager's fingerprint (of the label set)
+    # and startsAt; unique, so a retried post raises no second alarm.
+    fingerprint: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    starts_at: orm.Mapped[datetime.datetime] = orm.mapped_column(DateTime)
+    # What auto-heal decided about the alarm (None: not judged yet;
+    # WAITING: judged again after the op in progress or the cool-down),
+    # and the decision's details (why, which op, when).
+    heal_state: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(16), index=True
+    )
+    heal_decision: orm.Mapped[dict | None] = orm.mapped_column(Json)
+
+    __table_args__ = (sa.UniqueConstraint('fingerprint', 'starts_at'),)
 
 
 class Notification(Base):
-    """An LCM notification to deliver to one subscription (the outbox).
+    """A notification to deliver to one subscription (the outbox).
 
     Written in the transaction of the change it reports; sent by the
     conductors, per subscription in ``seq`` order.

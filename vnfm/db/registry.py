@@ -15,6 +15,9 @@ from vnfm.db import models
 
 VIMS = models.table(models.Vim)
 SUBSCRIPTIONS = models.table(models.Subscription)
+# The interfaces a subscription belongs to (its ``interface`` column).
+VNFLCM, VNFPKGM = 'vnflcm', 'vnfpkgm'
+VNFFM = 'vnffm'
 
 
 def _vim_project_key(values: dict) -> dict:

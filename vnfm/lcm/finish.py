@@ -12,6 +12,7 @@ from vnfm.db import rows
 from vnfm.lcm.operation import Outcome
 from vnfm.lcm.run import LeaseLost
 from vnfm.lcm.run import OpRun
+from vnfm.objects import alarm
 from vnfm.objects import notifications
 from vnfm.objects.states import OpEvent
 from vnfm.objects.states import next_state
@@ -91,7 +92,20 @@ def complete(run: OpRun, outcome: Outcome) -> rows.OpRow:
         op['operation'],
         op['vnf_instance_id'],
     )
+    _clear_stale_alarms(op)
     return op
+
+
+def _clear_stale_alarms(op: rows.OpRow) -> None:
+    """Clear the alarms of the VNFCs the op removed or replaced. After the
+    op's commit, so a failure here never undoes it: the alarms then wait
+    for Alertmanager to resolve their alerts."""
+    try:
+        alarm.clear_stale(op['vnf_instance_id'])
+    except Exception:  # noqa: BLE001 - the op is committed; log, go on
+        LOG.exception(
+            'Op %s: the alarms of its VNFCs were not cleared', op['id']
+        )
 
 
 def rolled_back(run: OpRun, outcome: Outcome) -> rows.OpRow:

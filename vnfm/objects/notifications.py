@@ -48,8 +48,22 @@ AFFECTED = (
     'affectedVirtualStorages',
 )
 _CHANGE_VNFPKG = states.LcmOperation.CHANGE_VNFPKG.value
-# LCM API version per subscription api_version: the Version header sent.
-API_VERSIONS = {'1': '1.3.0', '2': '2.0.0'}
+# The Version header sent, per subscription interface and api_version:
+# the version of the API the subscription was made through.
+API_VERSIONS = {
+    (registry.VNFLCM, '1'): '1.3.0',
+    (registry.VNFLCM, '2'): '2.0.0',
+    (registry.VNFPKGM, '1'): '2.0.0',
+    (registry.VNFFM, '1'): '1.3.0',
+}
+
+
+def version_of(interface: str | None, api_version: str | None) -> str:
+    """The Version header of notifications (and tests of the callbackUri)
+    for a subscription of ``interface`` made with ``api_version``."""
+    return API_VERSIONS.get(
+        (interface or registry.VNFLCM, api_version or '2'), '2.0.0'
+    )
 
 
 def _plain(value: Any) -> Any:
@@ -83,11 +97,14 @@ def _product_matches(product: dict, instance: Mapping[str, Any]) -> bool:
     )
 
 
-def _provider_matches(provider: dict, instance: Mapping[str, Any]) -> bool:
-    if provider.get('vnfProvider') != instance.get('vnf_provider'):
+def provider_matches(provider: dict, row: Mapping[str, Any]) -> bool:
+    """Whether one entry of vnfProductsFromProviders matches an instance or
+    package row (both carry vnf_provider, vnf_product_name,
+    vnf_software_version and vnfd_version)."""
+    if provider.get('vnfProvider') != row.get('vnf_provider'):
         return False
     return 'vnfProducts' not in provider or any(
-        _product_matches(p, instance) for p in provider['vnfProducts']
+        _product_matches(p, row) for p in provider['vnfProducts']
     )
 
 
@@ -101,7 +118,7 @@ def instance_matches(
         (
             'vnfProductsFromProviders',
             lambda providers: any(
-                _provider_matches(p, instance) for p in providers
+                provider_matches(p, instance) for p in providers
             ),
         ),
         ('vnfInstanceIds', lambda ids: instance.get('id') in ids),
@@ -117,6 +134,22 @@ def instance_matches(
     )
 
 
+def selects(
+    f: dict, notification_type: str, instance: Mapping[str, Any]
+) -> bool:
+    """Whether the attributes every notifications filter of SOL003 has
+    (vnfInstanceSubscriptionFilter, notificationTypes) select a
+    notification of ``notification_type`` about ``instance`` (a row)."""
+    if 'vnfInstanceSubscriptionFilter' in f and not instance_matches(
+        f['vnfInstanceSubscriptionFilter'], instance
+    ):
+        return False
+    return (
+        'notificationTypes' not in f
+        or notification_type in f['notificationTypes']
+    )
+
+
 def matches(
     filter_: dict | None,
     notification_type: str,
@@ -129,14 +162,7 @@ def matches(
     op occurrence notifications ``operation`` entering
     ``operation_state``."""
     f = filter_ or {}
-    if 'vnfInstanceSubscriptionFilter' in f and not instance_matches(
-        f['vnfInstanceSubscriptionFilter'], instance
-    ):
-        return False
-    if (
-        'notificationTypes' in f
-        and notification_type not in f['notificationTypes']
-    ):
+    if not selects(f, notification_type, instance):
         return False
     if notification_type != OP_OCC:
         return True
@@ -262,7 +288,10 @@ def _changes(op: Mapping[str, Any], v1: bool) -> dict:
 # -- outbox rows -------------------------------------------------------------
 
 
-def _row(subscription: dict, notification_type: str, payload: dict) -> dict:
+def outbox_row(
+    subscription: dict, notification_type: str, payload: dict
+) -> dict:
+    """The outbox row carrying ``payload`` to ``subscription``."""
     return {
         'id': payload['id'],
         'subscription_id': subscription['id'],
@@ -280,7 +309,7 @@ def for_op(
     entered its operation_state, one per matching subscription.
     ``instance``: its instance row if the caller has it; ``instance_values``:
     what the same transaction changes in it."""
-    subscriptions = registry.subscription_list()
+    subscriptions = registry.subscription_list({'interface': registry.VNFLCM})
     if not subscriptions:
         return []
     instance = dict(
@@ -290,7 +319,7 @@ def for_op(
     state = _plain(op['operation_state'])
     notification_id, now = db.new_id(), timeutils.utcnow()
     return [
-        _row(s, OP_OCC, op_notification(s, op, notification_id, now))
+        outbox_row(s, OP_OCC, op_notification(s, op, notification_id, now))
         for s in subscriptions
         if visible(s, instance)
         and matches(
@@ -304,10 +333,10 @@ def for_instance(
 ) -> list[dict]:
     """Outbox rows reporting the creation or deletion (``notification_type``)
     of ``instance`` (its row), one per matching subscription."""
-    subscriptions = registry.subscription_list()
+    subscriptions = registry.subscription_list({'interface': registry.VNFLCM})
     notification_id, now = db.new_id(), timeutils.utcnow()
     return [
-        _row(
+        outbox_row(
             s,
             notification_type,
             identifier_notification(

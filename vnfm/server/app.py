@@ -24,12 +24,15 @@ from vnfm.server import policies
 from vnfm.server import request as api_request
 from vnfm.server import router as api_router
 from vnfm.server import validation
+from vnfm.server.controllers import alertmanager
 from vnfm.server.controllers.v1 import api as v1_api
 
 LOG = logging.getLogger(__name__)
 
 V2_VERSION = '2.0.0'
 SUPPORTED_V2_VERSIONS = frozenset({V2_VERSION})
+# SOL003 v3.3.1 VNF fault management API version.
+FM_VERSION = '1.3.0'
 _VERSION_RE = re.compile(r'^\d+\.\d+\.\d+$')
 _R = api_request
 
@@ -94,11 +97,22 @@ class Application:
         if action.api == _R.VNFLCM_V2:
             extra_headers['Version'] = V2_VERSION
             _check_version(req.headers.get('Version'))
+        elif action.api == _R.VNFFM_V1:
+            extra_headers['Version'] = FM_VERSION
+            _check_version(
+                req.headers.get('Version'), '/vnffm/v1', {FM_VERSION}
+            )
         elif action.api == _R.VNFLCM_V1:
             # Every v1 answer, errors of the pipeline included, names it.
             extra_headers['Version'] = v1_api.VERSION
         req.action, req.path_args, req.rpc = action, path_args, self.rpc
-        req.ctx = _context(req)
+        if action.api == _R.ALERTMANAGER:
+            # Alertmanager authenticates with what [fault_management]
+            # configures; the receiver acts for no project.
+            alertmanager.authenticate(req)
+            req.ctx = vnfm_context.get_admin_context()
+        else:
+            req.ctx = _context(req)
         if not policies.check(
             action.policy, {'project_id': req.ctx.project_id}, req.ctx
         ):
@@ -113,22 +127,26 @@ class Application:
         return action.handler(req)
 
 
-def _check_version(value: str | None) -> None:
+def _check_version(
+    value: str | None,
+    prefix: str = '/vnflcm/v2',
+    supported: frozenset[str] | set[str] = SUPPORTED_V2_VERSIONS,
+) -> None:
+    example = min(supported)
     if value is None:
         raise exceptions.BadRequest(
-            'The Version header is required by /vnflcm/v2; send '
-            f'"Version: {V2_VERSION}".'
+            f'The Version header is required by {prefix}; send '
+            f'"Version: {example}".'
         )
     value = value.strip()
     if not _VERSION_RE.match(value):
         raise exceptions.BadRequest(
-            f'Version header {value[:40]!r} is not a version like '
-            f'{V2_VERSION}.'
+            f'Version header {value[:40]!r} is not a version like {example}.'
         )
-    if value not in SUPPORTED_V2_VERSIONS:
+    if value not in supported:
         raise exceptions.NotAcceptable(
             f'API version {value} is not supported; supported: '
-            f'{", ".join(sorted(SUPPORTED_V2_VERSIONS))}.'
+            f'{", ".join(sorted(supported))}.'
         )
 
 

@@ -29,6 +29,9 @@ LCM = 'os_nfv_orchestration_api_v2:vnf_instances:'
 LCM_V1 = 'os_nfv_orchestration_api:vnf_instances:'
 PKG = 'os_nfv_orchestration_api:vnf_packages:'
 VIM_FOR_PROJECT = 'create_vim:tenant_id'
+FM = 'os_nfv_orchestration_api_v2:vnf_fault_monitor:'
+# The Alertmanager receiver: authenticated by its own credentials.
+ALERT = 'vnfm:alertmanager:'
 
 _V2 = '/vnflcm/v2'
 _INST = _V2 + '/vnf_instances/{vnfInstanceId}'
@@ -39,6 +42,9 @@ _INST1 = _V1 + '/vnf_instances/{vnfInstanceId}'
 _OCC1 = _V1 + '/vnf_lcm_op_occs/{vnfLcmOpOccId}'
 _PKGS = '/vnfpkgm/v1/vnf_packages'
 _PKG = _PKGS + '/{vnfPkgId}'
+_FM = '/vnffm/v1'
+_ALARM = _FM + '/alarms/{alarmId}'
+_FM_SUBSC = _FM + '/subscriptions'
 
 _base_rules = [
     policy.RuleDefault(
@@ -452,6 +458,58 @@ _API = [
         'Download an artifact of a VNF package.',
         'GET',
         _PKG + '/artifacts/{artifactPath}',
+    ),
+    (
+        FM + 'api_versions',
+        ANY,
+        'Get API versions.',
+        'GET',
+        '/vnffm/v1/api_versions',
+    ),
+    (FM + 'index', ADMIN_OR_READER, 'List alarms.', 'GET', _FM + '/alarms'),
+    (FM + 'show', ADMIN_OR_READER, 'Show an alarm.', 'GET', _ALARM),
+    (
+        FM + 'update',
+        ADMIN_OR_MEMBER,
+        'Acknowledge an alarm (or take it back).',
+        'PATCH',
+        _ALARM,
+    ),
+    (
+        FM + 'subscription_create',
+        ADMIN_OR_MEMBER,
+        'Create an FM subscription.',
+        'POST',
+        _FM_SUBSC,
+    ),
+    (
+        FM + 'subscription_list',
+        ADMIN_OR_READER,
+        'List FM subscriptions.',
+        'GET',
+        _FM_SUBSC,
+    ),
+    (
+        FM + 'subscription_show',
+        ADMIN_OR_READER,
+        'Show an FM subscription.',
+        'GET',
+        _FM_SUBSC + '/{subscriptionId}',
+    ),
+    (
+        FM + 'subscription_delete',
+        ADMIN_OR_MEMBER,
+        'Delete an FM subscription.',
+        'DELETE',
+        _FM_SUBSC + '/{subscriptionId}',
+    ),
+    (
+        ALERT + 'receive',
+        ANY,
+        'Receive the alerts of Alertmanager (authenticated by '
+        '[fault_management] receiver credentials, not by Keystone).',
+        'POST',
+        '/alert',
     ),
     ('create_vim', ADMIN_OR_MEMBER, 'Register a VIM.', 'POST', '/v1.0/vims'),
     (

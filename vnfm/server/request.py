@@ -18,6 +18,9 @@ NO_BODY, JSON_BODY, ZIP_BODY = 'none', 'json', 'zip'
 # API families: each has its own version rule.
 VNFLCM_V2, VNFPKGM_V1, VERSIONS = 'vnflcm_v2', 'vnfpkgm_v1', 'versions'
 VNFLCM_V1 = 'vnflcm_v1'
+VNFFM_V1 = 'vnffm_v1'
+# Alertmanager's webhook: its own credentials, not a Keystone token.
+ALERTMANAGER = 'alertmanager'
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,6 +11,8 @@ import webob
 from vnfm.common import exceptions
 from vnfm.server import http
 from vnfm.server import policies as p
+from vnfm.server.controllers import alarms
+from vnfm.server.controllers import alertmanager
 from vnfm.server.controllers import lcm
 from vnfm.server.controllers import op_occs
 from vnfm.server.controllers import package_content
@@ -20,13 +22,16 @@ from vnfm.server.controllers import vims
 from vnfm.server.controllers import vnf_instances
 from vnfm.server.controllers import vnf_packages
 from vnfm.server.controllers.v1 import routes as v1_routes
+from vnfm.server.request import ALERTMANAGER
 from vnfm.server.request import JSON_BODY
 from vnfm.server.request import VERSIONS
+from vnfm.server.request import VNFFM_V1
 from vnfm.server.request import VNFLCM_V2
 from vnfm.server.request import VNFPKGM_V1
 from vnfm.server.request import ZIP_BODY
 from vnfm.server.request import Action
 from vnfm.server.request import ApiRequest
+from vnfm.server.schemas import fm as fm_schema
 from vnfm.server.schemas import subscriptions as subsc_schema
 from vnfm.server.schemas import vnf_instances as inst_schema
 from vnfm.server.schemas import vnf_packages as pkg_schema
@@ -39,20 +44,30 @@ Handler = Callable[[ApiRequest], webob.Response]
 _ZIP_IN = (http.ZIP, http.OCTET_STREAM, 'application/x-zip-compressed')
 
 
-def _lcm(
-    handler: Handler,
-    rule: str,
-    schema: dict | None = None,
-    consumes: tuple[str, ...] = _JSON,
-) -> Action:
-    return Action(
-        handler,
-        p.LCM + rule,
-        VNFLCM_V2,
-        body=JSON_BODY if schema else 'none',
-        schema=schema,
-        consumes=consumes,
-    )
+def _api(prefix: str, api: str) -> Callable[..., Action]:
+    """The Action maker of a JSON API (policy ``prefix``, family
+    ``api``)."""
+
+    def action(
+        handler: Handler,
+        rule: str,
+        schema: dict | None = None,
+        consumes: tuple[str, ...] = _JSON,
+    ) -> Action:
+        return Action(
+            handler,
+            prefix + rule,
+            api,
+            body=JSON_BODY if schema else 'none',
+            schema=schema,
+            consumes=consumes,
+        )
+
+    return action
+
+
+_lcm = _api(p.LCM, VNFLCM_V2)
+_fm = _api(p.FM, VNFFM_V1)
 
 
 def _pkg(
@@ -77,6 +92,7 @@ def _pkg(
     )
 
 
+_FM_SUBSCRIPTIONS = subscriptions.VNFFM_V1
 _INST = '/vnflcm/v2/vnf_instances/{id}'
 _OCC = '/vnflcm/v2/vnf_lcm_op_occs/{id}'
 _PKG = '/vnfpkgm/v1/vnf_packages/{id}'
@@ -190,18 +206,20 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
         '/vnflcm/v2/subscriptions',
         {
             'POST': _lcm(
-                subscriptions.create,
+                subscriptions.VNFLCM_V2.create,
                 'subscription_create',
                 subsc_schema.CREATE,
             ),
-            'GET': _lcm(subscriptions.index, 'subscription_list'),
+            'GET': _lcm(subscriptions.VNFLCM_V2.index, 'subscription_list'),
         },
     ),
     (
         '/vnflcm/v2/subscriptions/{id}',
         {
-            'GET': _lcm(subscriptions.show, 'subscription_show'),
-            'DELETE': _lcm(subscriptions.delete, 'subscription_delete'),
+            'GET': _lcm(subscriptions.VNFLCM_V2.show, 'subscription_show'),
+            'DELETE': _lcm(
+                subscriptions.VNFLCM_V2.delete, 'subscription_delete'
+            ),
         },
     ),
     (
@@ -269,6 +287,55 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
         {
             'GET': _pkg(
                 package_content.artifact, 'fetch_artifact', produces=None
+            )
+        },
+    ),
+    (
+        '/vnffm/api_versions',
+        {'GET': Action(versions.vnffm, p.FM + 'api_versions', VERSIONS)},
+    ),
+    (
+        '/vnffm/v1/api_versions',
+        {'GET': Action(versions.vnffm_v1, p.FM + 'api_versions', VERSIONS)},
+    ),
+    ('/vnffm/v1/alarms', {'GET': _fm(alarms.index, 'index')}),
+    (
+        '/vnffm/v1/alarms/{id}',
+        {
+            'GET': _fm(alarms.show, 'show'),
+            'PATCH': _fm(
+                alarms.modify, 'update', fm_schema.ALARM_MODIFY, _PATCH
+            ),
+        },
+    ),
+    (
+        '/vnffm/v1/subscriptions',
+        {
+            'POST': _fm(
+                _FM_SUBSCRIPTIONS.create,
+                'subscription_create',
+                fm_schema.SUBSCRIPTION_CREATE,
+            ),
+            'GET': _fm(_FM_SUBSCRIPTIONS.index, 'subscription_list'),
+        },
+    ),
+    (
+        '/vnffm/v1/subscriptions/{id}',
+        {
+            'GET': _fm(_FM_SUBSCRIPTIONS.show, 'subscription_show'),
+            'DELETE': _fm(_FM_SUBSCRIPTIONS.delete, 'subscription_delete'),
+        },
+    ),
+    (
+        '/alert',
+        {
+            'POST': Action(
+                alertmanager.receive,
+                p.ALERT + 'receive',
+                ALERTMANAGER,
+                body=JSON_BODY,
+                schema=alertmanager.SCHEMA,
+                consumes=_JSON,
             )
         },
     ),

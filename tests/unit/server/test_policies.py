@@ -11,6 +11,7 @@ from vnfm.server import policies
 
 LCM = policies.LCM
 PKG = policies.PKG
+FM = policies.FM
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +33,10 @@ READ_RULES = [
     PKG + 'show',
     PKG + 'fetch_package_content',
     'get_vim',
+    FM + 'index',
+    FM + 'show',
+    FM + 'subscription_list',
+    FM + 'subscription_show',
 ]
 WRITE_RULES = [
     LCM + 'create',
@@ -42,6 +47,9 @@ WRITE_RULES = [
     PKG + 'delete',
     'create_vim',
     'delete_vim',
+    FM + 'update',
+    FM + 'subscription_create',
+    FM + 'subscription_delete',
 ]
 OWN = {'project_id': 'p1'}
 FOREIGN = {'project_id': 'p2'}

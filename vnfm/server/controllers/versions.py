@@ -11,6 +11,8 @@ VNFLCM_V1 = {'version': '1.3.0', 'isDeprecated': False}
 VNFLCM_V2 = {'version': '2.0.0', 'isDeprecated': False}
 # SOL005 v2.6.1 VNF package management.
 VNFPKGM_V1 = {'version': '2.0.0', 'isDeprecated': False}
+# SOL003 v3.3.1 VNF fault management.
+VNFFM_V1 = {'version': '1.3.0', 'isDeprecated': False}
 
 
 def vnflcm(req: ApiRequest) -> webob.Response:
@@ -38,4 +40,18 @@ def vnfpkgm_v1(req: ApiRequest) -> webob.Response:
     """GET /vnfpkgm/v1/api_versions."""
     return http.json_response(
         {'uriPrefix': '/vnfpkgm/v1', 'apiVersions': [VNFPKGM_V1]}
+    )
+
+
+def vnffm(req: ApiRequest) -> webob.Response:
+    """GET /vnffm/api_versions."""
+    return http.json_response(
+        {'uriPrefix': '/vnffm', 'apiVersions': [VNFFM_V1]}
+    )
+
+
+def vnffm_v1(req: ApiRequest) -> webob.Response:
+    """GET /vnffm/v1/api_versions."""
+    return http.json_response(
+        {'uriPrefix': '/vnffm/v1', 'apiVersions': [VNFFM_V1]}
     )

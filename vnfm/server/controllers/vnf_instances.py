@@ -12,6 +12,7 @@ from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.db import rows
+from vnfm.objects import alarm
 from vnfm.objects import lcm_params
 from vnfm.objects import notifications
 from vnfm.objects import op_occ
@@ -136,7 +137,8 @@ def delete(req: ApiRequest) -> webob.Response:
     row = get_instance(req)
     db.instance_delete(
         row['id'],
-        notifications=notifications.for_instance(notifications.DELETION, row),
+        notifications=notifications.for_instance(notifications.DELETION, row)
+        + alarm.for_deleted_instance(row),
     )
     package_id = row['vnf_pkg_id']
     if package_id and not db.instance_count_by_package(package_id):

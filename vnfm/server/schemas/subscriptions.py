@@ -7,7 +7,7 @@ _C = common
 _IDS = _C.array_of(_C.IDENTIFIER)
 
 # 4.4.1.5 VnfInstanceSubscriptionFilter
-_INSTANCE_FILTER = _C.obj(
+INSTANCE_FILTER = _C.obj(
     {
         'vnfdIds': _IDS,
         'vnfProductsFromProviders': _C.array_of(
@@ -51,7 +51,7 @@ NOTIFICATION_TYPES = [
 # 5.5.3.12 LifecycleChangeNotificationsFilter
 FILTER = _C.obj(
     {
-        'vnfInstanceSubscriptionFilter': _INSTANCE_FILTER,
+        'vnfInstanceSubscriptionFilter': INSTANCE_FILTER,
         'notificationTypes': _C.array_of(
             {'type': 'string', 'enum': NOTIFICATION_TYPES}
         ),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import orjson
 import webob
 
-from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import registry
 from vnfm.objects import v1_views
@@ -19,12 +18,10 @@ from vnfm.server.controllers import common
 from vnfm.server.controllers import subscriptions
 from vnfm.server.request import ApiRequest
 
-API_VERSION = '1'
-
 
 def create(req: ApiRequest) -> webob.Response:
     """POST: a new v1 subscription; 303 to an identical existing one."""
-    resp = subscriptions.create(req)
+    resp = subscriptions.VNFLCM_V1.create(req)
     if resp.status_int != 201:
         return resp
     row = registry.subscription_get(orjson.loads(resp.body)['id'])
@@ -37,19 +34,9 @@ def create(req: ApiRequest) -> webob.Response:
     )
 
 
-def _get(req: ApiRequest) -> dict:
-    row = registry.subscription_get(req.path_args['id'])
-    if row['api_version'] != API_VERSION:
-        raise exceptions.NotFound(
-            f'Subscription {row["id"]} is a /vnflcm/v2 subscription.'
-        )
-    req.authorize(row['project_id'])
-    return row
-
-
 def index(req: ApiRequest) -> webob.Response:
     """GET: the v1 subscriptions, SOL013 filtered."""
-    where = dict(req.owner_filter() or {}, api_version=API_VERSION)
+    where = subscriptions.VNFLCM_V1.where(req)
     return common.list_response(
         req,
         lambda _cols, after: registry.subscription_scan(where, after),
@@ -62,11 +49,13 @@ def index(req: ApiRequest) -> webob.Response:
 def show(req: ApiRequest) -> webob.Response:
     """GET one v1 subscription."""
     return http.json_response(
-        v1_views.subscription_to_sol(_get(req), req.base_url)
+        v1_views.subscription_to_sol(
+            subscriptions.VNFLCM_V1.get(req), req.base_url
+        )
     )
 
 
 def delete(req: ApiRequest) -> webob.Response:
     """DELETE a v1 subscription."""
-    registry.subscription_delete(_get(req)['id'])
+    registry.subscription_delete(subscriptions.VNFLCM_V1.get(req)['id'])
     return http.empty_response(204)
