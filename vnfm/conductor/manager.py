@@ -17,14 +17,15 @@ from vnfm.conductor import notifier
 from vnfm.conductor import packages
 from vnfm.conductor import vims
 from vnfm.conductor.workers import WorkPool
+from vnfm.db import registry
 from vnfm.lcm.driver import LcmDriver
 
 
 class ConductorManager:
-    """RPC endpoint of vnfm-conductor (API version 1.3)."""
+    """RPC endpoint of vnfm-conductor (API version 1.4)."""
 
     # Kept equal to ConductorAPI.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.3'
+    RPC_API_VERSION = '1.4'
     target = oslo_messaging.Target(version=RPC_API_VERSION)
 
     def __init__(self, lcm: LcmDriver, pool: WorkPool) -> None:
@@ -64,11 +65,12 @@ class ConductorManager:
         callback_uri: str,
         authentication: str | None,
         api_version: str,
+        interface: str = registry.VNFLCM,
     ) -> str | None:
-        """Test a callbackUri before the API creates its subscription;
-        None if it answered 204, else why not."""
+        """Test a callbackUri before the API creates its subscription (of
+        ``interface``, since 1.4); None if it answered 204, else why not."""
         return notifier.test_notification_endpoint(
-            callback_uri, authentication, api_version
+            callback_uri, authentication, api_version, interface
         )
 
     def check_vim(self, ctx: Any, vim: dict[str, Any]) -> str | None:

@@ -32,6 +32,7 @@ from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
 from vnfm.db import outbox
+from vnfm.db import registry
 from vnfm.objects import notifications
 
 LOG = logging.getLogger(__name__)
@@ -57,20 +58,19 @@ def _client_cert() -> http.ClientCert | None:
     return conf.client_cert_file
 
 
-def _version(api_version: str) -> str:
-    return notifications.API_VERSIONS.get(api_version, '2.0.0')
-
-
 def test_notification_endpoint(
-    callback_uri: str, authentication: str | None, api_version: str
+    callback_uri: str,
+    authentication: str | None,
+    api_version: str,
+    interface: str = registry.VNFLCM,
 ) -> str | None:
-    """Test a callbackUri for a subscription about to be created
-    (``authentication`` as stored: encrypted); None if it answered 204,
-    else why not, in words the subscriber can act on."""
+    """Test a callbackUri for a subscription of ``interface`` about to be
+    created (``authentication`` as stored: encrypted); None if it answered
+    204, else why not, in words the subscriber can act on."""
     try:
         http.test_notification_endpoint(
             callback_uri,
-            version=_version(api_version),
+            version=notifications.version_of(interface, api_version),
             authentication=(
                 crypto.decrypt(authentication) if authentication else None
             ),
@@ -184,7 +184,9 @@ class Notifier:
         http.post_notification(
             row['callback_uri'],
             row['payload'],
-            version=_version(row['api_version']),
+            version=notifications.version_of(
+                row['interface'], row['api_version']
+            ),
             authentication=auth,
             timeout=CONF.notifications.timeout,
             policy=outbound.configured(),

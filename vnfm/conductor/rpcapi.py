@@ -11,6 +11,8 @@ Versions: 1.0 - start_lcm_op, onboard_package, fetch_package.
                 sealed from the database (a cast waits on a durable queue).
           1.3 - check_vim (a call): authenticate with a VIM's credentials
                 (sealed) before the API registers it.
+          1.4 - test_notification_endpoint of a VNF package management
+                subscription (interface 'vnfpkgm').
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ import oslo_messaging
 
 from vnfm.common import rpc
 from vnfm.conf import CONF
+from vnfm.db import registry
 
 
 class ConductorAPI:
     """Casts and calls to the conductors' topic (competing consumers)."""
 
     # Kept equal to ConductorManager.RPC_API_VERSION (a test checks it).
-    RPC_API_VERSION = '1.3'
+    RPC_API_VERSION = '1.4'
 
     # Seconds the API waits for a conductor beyond the test's own deadline.
     CALL_MARGIN = 10.0
@@ -73,20 +76,27 @@ class ConductorAPI:
         callback_uri: str,
         authentication: str | None,
         api_version: str,
+        interface: str = registry.VNFLCM,
     ) -> str | None:
-        """Have a conductor test ``callback_uri`` (SOL003 5.4.20.3.2) with
+        """Have a conductor test ``callback_uri`` (SOL003 5.4.20.3.2,
+        SOL005 9.4.10.3.2) for a subscription of ``interface`` with
         ``authentication`` (encrypted, as stored); None if it answered 204,
         else why not. MessagingTimeout if no conductor answered."""
         timeout = CONF.notifications.callback_test_timeout + self.CALL_MARGIN
+        kwargs = {
+            'callback_uri': callback_uri,
+            'authentication': authentication,
+            'api_version': api_version,
+        }
+        version = '1.1'  # what conductors before 1.4 take: LCM only
+        if interface != registry.VNFLCM:
+            kwargs['interface'] = interface
+            version = '1.4'
         return self._client.prepare(
-            version='1.1', timeout=timeout, retry=CONF.conductor.cast_retries
-        ).call(
-            ctx,
-            'test_notification_endpoint',
-            callback_uri=callback_uri,
-            authentication=authentication,
-            api_version=api_version,
-        )
+            version=version,
+            timeout=timeout,
+            retry=CONF.conductor.cast_retries,
+        ).call(ctx, 'test_notification_endpoint', **kwargs)
 
     def check_vim(self, ctx: Any, vim: dict[str, Any]) -> str | None:
         """Have a conductor authenticate with a VIM about to be registered

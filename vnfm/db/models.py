@@ -204,7 +204,8 @@ class Vim(TimestampMixin, Base):
 
 
 class Subscription(TimestampMixin, Base):
-    """An LCM notification subscription (SOL003 LccnSubscription)."""
+    """A notification subscription: SOL003 LccnSubscription (interface
+    ``vnflcm``) or SOL005 PkgmSubscription (``vnfpkgm``)."""
 
     __tablename__ = 'subscriptions'
 
@@ -216,10 +217,15 @@ class Subscription(TimestampMixin, Base):
     authentication: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     api_version: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='2')
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    # The API the subscription was made through and whose notifications
+    # it gets: 'vnflcm' (LCM) or 'vnfpkgm' (VNF packages).
+    interface: orm.Mapped[str] = orm.mapped_column(
+        sa.String(16), default='vnflcm', server_default='vnflcm'
+    )
 
 
 class Notification(Base):
-    """An LCM notification to deliver to one subscription (the outbox).
+    """A notification to deliver to one subscription (the outbox).
 
     Written in the transaction of the change it reports; sent by the
     conductors, per subscription in ``seq`` order.

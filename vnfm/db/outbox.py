@@ -91,8 +91,8 @@ def claim_due(
     owner: str, now: datetime.datetime, until: datetime.datetime, limit: int
 ) -> list[dict]:
     """Claim up to ``limit`` due rows for ``owner`` until ``until``; each
-    comes with its subscription's callback_uri, authentication (encrypted)
-    and api_version."""
+    comes with its subscription's callback_uri, authentication (encrypted),
+    api_version and interface."""
     with session.reader() as conn:
         seqs = list(conn.execute(_due(now, limit)).scalars())
     claimed = []
@@ -115,6 +115,7 @@ def _with_subscription(conn: sa.Connection, seq: int) -> dict | None:
             SUBSCRIPTIONS.c.callback_uri,
             SUBSCRIPTIONS.c.authentication,
             SUBSCRIPTIONS.c.api_version,
+            SUBSCRIPTIONS.c.interface,
         )
         .join(SUBSCRIPTIONS, SUBSCRIPTIONS.c.id == _N.c.subscription_id)
         .where(_N.c.seq == seq)

@@ -15,6 +15,8 @@ from vnfm.db import models
 
 VIMS = models.table(models.Vim)
 SUBSCRIPTIONS = models.table(models.Subscription)
+# The interfaces a subscription belongs to (its ``interface`` column).
+VNFLCM, VNFPKGM = 'vnflcm', 'vnfpkgm'
 
 
 def _vim_project_key(values: dict) -> dict:

@@ -47,8 +47,21 @@ AFFECTED = (
     'affectedVirtualStorages',
 )
 _CHANGE_VNFPKG = states.LcmOperation.CHANGE_VNFPKG.value
-# LCM API version per subscription api_version: the Version header sent.
-API_VERSIONS = {'1': '1.3.0', '2': '2.0.0'}
+# The Version header sent, per subscription interface and api_version:
+# the version of the API the subscription was made through.
+API_VERSIONS = {
+    (registry.VNFLCM, '1'): '1.3.0',
+    (registry.VNFLCM, '2'): '2.0.0',
+    (registry.VNFPKGM, '1'): '2.0.0',
+}
+
+
+def version_of(interface: str | None, api_version: str | None) -> str:
+    """The Version header of notifications (and tests of the callbackUri)
+    for a subscription of ``interface`` made with ``api_version``."""
+    return API_VERSIONS.get(
+        (interface or registry.VNFLCM, api_version or '2'), '2.0.0'
+    )
 
 
 def _plain(value: Any) -> Any:
@@ -82,11 +95,14 @@ def _product_matches(product: dict, instance: dict) -> bool:
     )
 
 
-def _provider_matches(provider: dict, instance: dict) -> bool:
-    if provider.get('vnfProvider') != instance.get('vnf_provider'):
+def provider_matches(provider: dict, row: dict) -> bool:
+    """Whether one entry of vnfProductsFromProviders matches an instance or
+    package row (both carry vnf_provider, vnf_product_name,
+    vnf_software_version and vnfd_version)."""
+    if provider.get('vnfProvider') != row.get('vnf_provider'):
         return False
     return 'vnfProducts' not in provider or any(
-        _product_matches(p, instance) for p in provider['vnfProducts']
+        _product_matches(p, row) for p in provider['vnfProducts']
     )
 
 
@@ -98,7 +114,7 @@ def instance_matches(instance_filter: dict, instance: dict) -> bool:
         (
             'vnfProductsFromProviders',
             lambda providers: any(
-                _provider_matches(p, instance) for p in providers
+                provider_matches(p, instance) for p in providers
             ),
         ),
         ('vnfInstanceIds', lambda ids: instance.get('id') in ids),
@@ -256,7 +272,10 @@ def _changes(op: dict, v1: bool) -> dict:
 # -- outbox rows -------------------------------------------------------------
 
 
-def _row(subscription: dict, notification_type: str, payload: dict) -> dict:
+def outbox_row(
+    subscription: dict, notification_type: str, payload: dict
+) -> dict:
+    """The outbox row carrying ``payload`` to ``subscription``."""
     return {
         'id': payload['id'],
         'subscription_id': subscription['id'],
@@ -272,7 +291,7 @@ def for_op(
     entered its operation_state, one per matching subscription.
     ``instance``: its instance row if the caller has it; ``instance_values``:
     what the same transaction changes in it."""
-    subscriptions = registry.subscription_list()
+    subscriptions = registry.subscription_list({'interface': registry.VNFLCM})
     if not subscriptions:
         return []
     instance = dict(
@@ -282,7 +301,7 @@ def for_op(
     state = _plain(op['operation_state'])
     notification_id, now = db.new_id(), timeutils.utcnow()
     return [
-        _row(s, OP_OCC, op_notification(s, op, notification_id, now))
+        outbox_row(s, OP_OCC, op_notification(s, op, notification_id, now))
         for s in subscriptions
         if visible(s, instance)
         and matches(
@@ -294,10 +313,10 @@ def for_op(
 def for_instance(notification_type: str, instance: dict) -> list[dict]:
     """Outbox rows reporting the creation or deletion (``notification_type``)
     of ``instance`` (its row), one per matching subscription."""
-    subscriptions = registry.subscription_list()
+    subscriptions = registry.subscription_list({'interface': registry.VNFLCM})
     notification_id, now = db.new_id(), timeutils.utcnow()
     return [
-        _row(
+        outbox_row(
             s,
             notification_type,
             identifier_notification(

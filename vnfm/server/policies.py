@@ -39,6 +39,7 @@ _INST1 = _V1 + '/vnf_instances/{vnfInstanceId}'
 _OCC1 = _V1 + '/vnf_lcm_op_occs/{vnfLcmOpOccId}'
 _PKGS = '/vnfpkgm/v1/vnf_packages'
 _PKG = _PKGS + '/{vnfPkgId}'
+_PKG_SUBSC = '/vnfpkgm/v1/subscriptions'
 
 _base_rules = [
     policy.RuleDefault(
@@ -452,6 +453,34 @@ _API = [
         'Download an artifact of a VNF package.',
         'GET',
         _PKG + '/artifacts/{artifactPath}',
+    ),
+    (
+        PKG + 'subscription_create',
+        ADMIN_OR_MEMBER,
+        'Subscribe to VNF package notifications.',
+        'POST',
+        _PKG_SUBSC,
+    ),
+    (
+        PKG + 'subscription_list',
+        ADMIN_OR_READER,
+        'List VNF package subscriptions.',
+        'GET',
+        _PKG_SUBSC,
+    ),
+    (
+        PKG + 'subscription_show',
+        ADMIN_OR_READER,
+        'Show a VNF package subscription.',
+        'GET',
+        _PKG_SUBSC + '/{subscriptionId}',
+    ),
+    (
+        PKG + 'subscription_delete',
+        ADMIN_OR_MEMBER,
+        'Delete a VNF package subscription.',
+        'DELETE',
+        _PKG_SUBSC + '/{subscriptionId}',
     ),
     ('create_vim', ADMIN_OR_MEMBER, 'Register a VIM.', 'POST', '/v1.0/vims'),
     (

@@ -91,6 +91,10 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
         {'GET': Action(versions.vnflcm_v2, p.LCM + 'api_versions', VERSIONS)},
     ),
     (
+        '/vnfpkgm/api_versions',
+        {'GET': Action(versions.vnfpkgm, p.PKG + 'api_versions', VERSIONS)},
+    ),
+    (
         '/vnfpkgm/v1/api_versions',
         {'GET': Action(versions.vnfpkgm_v1, p.PKG + 'api_versions', VERSIONS)},
     ),
@@ -186,23 +190,9 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
             )
         },
     ),
-    (
-        '/vnflcm/v2/subscriptions',
-        {
-            'POST': _lcm(
-                subscriptions.create,
-                'subscription_create',
-                subsc_schema.CREATE,
-            ),
-            'GET': _lcm(subscriptions.index, 'subscription_list'),
-        },
-    ),
-    (
-        '/vnflcm/v2/subscriptions/{id}',
-        {
-            'GET': _lcm(subscriptions.show, 'subscription_show'),
-            'DELETE': _lcm(subscriptions.delete, 'subscription_delete'),
-        },
+    *subscriptions.routes(subscriptions.VNFLCM_V2, _lcm, subsc_schema.CREATE),
+    *subscriptions.routes(
+        subscriptions.VNFPKGM_V1, _pkg, subsc_schema.PKGM_CREATE
     ),
     (
         '/vnfpkgm/v1/vnf_packages',

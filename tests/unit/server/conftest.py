@@ -58,10 +58,11 @@ class FakeRPC:
         callback_uri: str,
         authentication: str | None,
         api_version: str,
+        interface: str = 'vnflcm',
     ) -> str | None:
         self.calls.append(('test_notification_endpoint', (callback_uri,)))
         return notifier.test_notification_endpoint(
-            callback_uri, authentication, api_version
+            callback_uri, authentication, api_version, interface
         )
 
     def check_vim(self, ctx: Any, vim: dict) -> str | None:
