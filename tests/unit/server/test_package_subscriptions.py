@@ -175,6 +175,15 @@ def test_subscriptions_belong_to_their_project(keystone_client):
     assert json_of(listed) == []
     assert keystone_client.pkg('GET', path, headers=other).status_int == 404
     assert keystone_client.pkg('DELETE', path, headers=other).status_int == 404
+    # Said the same way as for an id that never existed.
+    lcm_path = f'/vnflcm/v2{path}'
+    for api_path in (f'/vnfpkgm/v1{path}', lcm_path):
+        resp = keystone_client.request(
+            'GET', api_path, headers={**other, 'Version': '2.0.0'}
+        )
+        assert json_of(resp)['detail'] == (
+            f'{path.rsplit("/", 1)[1]} does not exist.'
+        )
     reader = identity('pa', 'reader')
     assert keystone_client.pkg('GET', path, headers=reader).status_int == 200
     assert keystone_client.pkg('DELETE', path, headers=reader).status_int == (
