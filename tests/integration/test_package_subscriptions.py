@@ -1,7 +1,8 @@
 """VNF package subscriptions and notifications end to end (SOL005): vnfm-api
 and two conductors on RabbitMQ and PostgreSQL, HTTP receivers on
 127.0.0.1. python-tackerclient has no package subscription commands: the
-requests are raw HTTP, as an NFVO sends them.
+requests are raw HTTP, as an NFVO sends them. Projects are checked with
+vnfm-api under keystonemiddleware and tokens of the local Keystone.
 
 A package of its own vnfdId goes through onboarding, disabling and
 deletion; one subscription selects it by vnfdId, another selects another
@@ -18,11 +19,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration import conftest
 from tests.unit.conductor import receiver as receivers
 from tests.unit.objects.test_package_notifications import assert_sol
 from vnfm.csar.build import build_csar
 from vnfm.db import outbox
 from vnfm_testbed import db as testing_db
+from vnfm_testbed import procs
+from vnfm_testbed.openstack.cloud import LocalCloud
+from vnfm_testbed.openstack.cloudfixtures import local_cloud  # noqa: F401
+from vnfm_testbed.openstack.vnfm_service import VnfmIdentity
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -58,16 +64,22 @@ def subscribe(api) -> Iterator:
         api.request('DELETE', f'{SUBSCRIPTIONS}/{sub_id}', version=None)
 
 
-@pytest.fixture
-def own_package(api, tmp_path: Path) -> tuple[Path, str]:
-    """The noop sample with a vnfdId no other test uses: (zip, vnfdId)."""
+def _package(directory: Path) -> tuple[Path, str]:
+    """The noop sample with a vnfdId no other test uses, built in
+    ``directory``: (zip, vnfdId)."""
     vnfd_id = str(uuid.uuid4())
-    src = api.package_variant(
-        api.SAMPLES / 'noop_vnf', tmp_path / 'src', vnfd_id
+    src = conftest.package_variant(
+        conftest.SAMPLES / 'noop_vnf', directory / 'src', vnfd_id
     )
-    path = tmp_path / 'pkg.zip'
+    path = directory / 'pkg.zip'
     path.write_bytes(build_csar(str(src)))
     return path, vnfd_id
+
+
+@pytest.fixture
+def own_package(tmp_path: Path) -> tuple[Path, str]:
+    """A package of its own vnfdId: (zip, vnfdId)."""
+    return _package(tmp_path)
 
 
 def _filtered(callback_uri: str, vnfd_id: str, **auth: dict) -> dict:
@@ -189,3 +201,76 @@ def test_an_endpoint_not_answering_204_is_refused(api, receiver) -> None:
     assert f'GET {receiver.url} did not answer 204' in r.json()['detail']
     listed = api.request('GET', SUBSCRIPTIONS, version=None).json()
     assert receiver.url not in [s['callbackUri'] for s in listed]
+
+
+# -- projects (Keystone tokens) ----------------------------------------------
+
+
+@pytest.fixture(scope='module')
+def keystone_vnfm(
+    local_cloud: LocalCloud,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[procs.VnfmServices]:
+    """vnfm-api under keystonemiddleware of the local cloud, and one
+    conductor."""
+    svc = procs.VnfmServices(
+        tmp_path_factory.mktemp('pkgsub-keystone'),
+        conf=VnfmIdentity(local_cloud).conf(),
+    )
+    with conftest.running('keystone_vnfm', svc, conductors=1):
+        yield svc
+
+
+def _as(
+    svc: procs.VnfmServices, cloud: LocalCloud, user: str, tmp_path: Path
+) -> conftest.Api:
+    api = conftest.Api(svc.api_url, tmp_path / f'hooks-{user}')
+    api.http.headers['X-Auth-Token'] = cloud.session(user).get_token()
+    return api
+
+
+def test_projects_keep_to_their_subscriptions_and_packages(
+    keystone_vnfm,
+    local_cloud,  # noqa: F811
+    receiver,
+    other_receiver,
+    tmp_path: Path,
+) -> None:
+    demo = _as(keystone_vnfm, local_cloud, 'demo', tmp_path)
+    other = _as(keystone_vnfm, local_cloud, 'other', tmp_path)
+
+    def subscribe(api: conftest.Api, uri: str) -> dict:
+        body = {'callbackUri': uri}  # no filter: every package it may see
+        r = api.request('POST', SUBSCRIPTIONS, version=None, json=body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    ours = subscribe(demo, receiver.url)
+    theirs = subscribe(other, other_receiver.url)
+    item = f'{SUBSCRIPTIONS}/{ours["id"]}'
+
+    # The other project neither sees nor deletes demo's subscription.
+    listed = other.request('GET', SUBSCRIPTIONS, version=None).json()
+    assert [s['id'] for s in listed] == [theirs['id']]
+    for method in ('GET', 'DELETE'):
+        r = other.request(method, item, version=None)
+        assert r.status_code == 404, r.text
+        assert receiver.url not in r.text
+    assert demo.request('GET', item, version=None).json() == ours
+
+    # Each project's onboarding reaches its own subscription only.
+    (tmp_path / 'theirs').mkdir()
+    (tmp_path / 'ours').mkdir()
+    their_pkg = other.onboard(_package(tmp_path / 'theirs')[0])
+    our_pkg = demo.onboard(_package(tmp_path / 'ours')[0])
+
+    [got] = receiver.wait(1, timeout=30)
+    [their_got] = other_receiver.wait(1, timeout=30)
+    assert got['body']['vnfPkgId'] == our_pkg['id']
+    assert their_got['body']['vnfPkgId'] == their_pkg['id']
+    # Both packages are ONBOARDED: every row their onboardings wrote exists.
+    with testing_db.use_database(keystone_vnfm.db_url):
+        rows = outbox.notification_list()
+    assert sorted(
+        (r['subscription_id'], r['payload']['vnfPkgId']) for r in rows
+    ) == sorted([(ours['id'], our_pkg['id']), (theirs['id'], their_pkg['id'])])
