@@ -70,6 +70,9 @@ def test_create_show_list_delete(client, receiver):
     assert test['headers']['Version'] == '2.0.0'
     path = f'/subscriptions/{body["id"]}'
     assert json_of(client.pkg('GET', path)) == body
+    unfiltered = _made(client, receiver.url, authentication=BASIC)
+    everything = json_of(client.pkg('GET', '/subscriptions'))
+    assert [s['id'] for s in everything] == [body['id'], unfiltered['id']]
     listed = client.pkg(
         'GET', "/subscriptions?filter=(eq,filter/vnfdId,'vnfd-1')"
     )
