@@ -43,10 +43,6 @@ UNSERVED_LCM = (
     '/vnf_snapshots/{vnfSnapshotInfoId}',
     '/vnf_snapshots/{vnfSnapshotInfoId}/vnf_state_snapshot',
 )
-# SOL005 package subscriptions: not served on /vnfpkgm/v1
-# (doc/source/design.rst section 1);
-# the notification endpoints are the subscriber's, not the NFVO's.
-UNSERVED_PKG = ('/subscriptions', '/subscriptions/{subscriptionId}')
 
 
 def etsi_openapi_dir() -> Path:
@@ -312,10 +308,58 @@ def onboarding_error_state(doc: dict) -> None:
     walk(doc)
 
 
+def _filter_of(schema: dict) -> dict | None:
+    """The PkgmNotificationsFilter inside a (request or response) body."""
+    schema = schema.get('items', schema)
+    return schema.get('properties', {}).get('filter')
+
+
+def pkgm_filter(doc: dict) -> None:
+    """PkgmNotificationsFilter (SOL005 9.5.3.2): notificationTypes is a
+    list (0..N), not one string; vnfdId, vnfPkgId, operationalState and
+    usageState are attributes of the filter, the document nests them in
+    the items of vnfProductsFromProviders."""
+    for _path, _method, op in operations(doc):
+        bodies = [
+            p['schema'] for p in op.get('parameters', []) if 'schema' in p
+        ]
+        bodies += [
+            r['schema'] for r in op['responses'].values() if 'schema' in r
+        ]
+        for body in bodies:
+            found = _filter_of(body)
+            if found is None or 'vnfdId' in found['properties']:
+                continue
+            props = found['properties']
+            props['notificationTypes'] = {
+                'type': 'array',
+                'items': props['notificationTypes'],
+            }
+            provider = props['vnfProductsFromProviders']['items']
+            for name in (
+                'vnfdId',
+                'vnfPkgId',
+                'operationalState',
+                'usageState',
+            ):
+                props[name] = provider['properties'].pop(name)
+
+
+def pkgm_subscription_created(doc: dict) -> None:
+    """POST /subscriptions 201 is the PkgmSubscription created (SOL005
+    9.4.8.3.1), not an array; and 422 when its callbackUri does not answer
+    the test GET with 204 (9.4.10.3.2; SOL013 6.4 allows 422 wherever a
+    body is taken)."""
+    post = doc['paths']['/subscriptions']['post']['responses']
+    post['201']['schema'] = post['201']['schema']['items']
+    post.setdefault('422', copy.deepcopy(post['400']))
+
+
 PKG_FIXES: list[tuple[str, Fix]] = [
     ("the subscriber's endpoints", notification_endpoints),
-    ('package subscriptions are not served', remove_paths(*UNSERVED_PKG)),
+    ('the 201 of a new subscription', pkgm_subscription_created),
     ('bodies wrapped in their type name', unwrap_bodies),
+    ('the subscription filter', pkgm_filter),
     ('media types of errors and downloads', media_types),
     ('the upload is a zip body', zip_upload),
     ('POST /vnf_packages errors', create_errors),

@@ -22,6 +22,7 @@ from vnfm.csar import InvalidPackage
 from vnfm.csar import read_csar
 from vnfm.db import api as db
 from vnfm.lcm import inputs
+from vnfm.objects import package_notifications
 from vnfm.objects.states import OnboardingState
 from vnfm.objects.states import OperationalState
 
@@ -126,11 +127,15 @@ def onboard(package_id: str) -> None:
             'with another descriptor_id.',
         )
         return
+    values = onboarded_values(csar, len(data))
     try:
         db.package_update(
             package_id,
-            onboarded_values(csar, len(data)),
+            values,
             expected={'onboarding_state': OnboardingState.PROCESSING.value},
+            notifications=package_notifications.for_onboarding(
+                {**package, **values}
+            ),
         )
     except exceptions.AlreadyExists as e:
         # Another package took the vnfdId in between.

@@ -67,13 +67,18 @@ def package_scan(
 
 
 def package_update(
-    package_id: str, values: dict, expected: dict | None = None
+    package_id: str,
+    values: dict,
+    expected: dict | None = None,
+    notifications: list[dict] | None = None,
 ) -> PackageRow:
-    """Compare-and-set update of a package."""
+    """Compare-and-set update of a package (and the ``notifications``
+    reporting it, in the same transaction)."""
     try:
-        return cast(
-            PackageRow, crud.cas(PACKAGES, package_id, values, expected)
-        )
+        with session.transaction() as conn:
+            row = crud.update(conn, PACKAGES, package_id, values, expected)
+            outbox.insert(conn, notifications)
+            return cast(PackageRow, row)
     except sa_exc.IntegrityError as e:
         if 'vnfd_id' in values:
             raise exceptions.AlreadyExists(
@@ -84,9 +89,16 @@ def package_update(
         raise
 
 
-def package_delete(package_id: str, expected: dict | None = None) -> None:
-    """Delete a package and its content, if ``expected`` still holds."""
-    crud.remove(PACKAGES, package_id, expected)
+def package_delete(
+    package_id: str,
+    expected: dict | None = None,
+    notifications: list[dict] | None = None,
+) -> None:
+    """Delete a package and its content, if ``expected`` still holds (and
+    record the ``notifications`` reporting it, in the same transaction)."""
+    with session.transaction() as conn:
+        crud.delete(conn, PACKAGES, package_id, expected)
+        outbox.insert(conn, notifications)
 
 
 def package_get_by_vnfd_id(vnfd_id: str) -> PackageRow | None:

@@ -14,7 +14,6 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.objects import op_occ
-from vnfm.objects import sol013
 from vnfm.objects import vnf_instance
 
 PREFIX = '/vnflcm/v1'
@@ -212,29 +211,3 @@ def op_to_sol(row: Mapping[str, Any], base_url: str | None = None) -> dict:
 
 OP_SOL013 = op_occ.SOL013
 OP_LIST_COLUMNS = op_occ.LIST_COLUMNS
-
-
-# -- LccnSubscription (5.5.2.16) ---------------------------------------------
-
-
-def subscription_href(base_url: str, subscription_id: str) -> str:
-    """Absolute /vnflcm/v1 URL of a subscription."""
-    return f'{base_url}{PREFIX}/subscriptions/{subscription_id}'
-
-
-def subscription_to_sol(row: dict, base_url: str) -> dict:
-    """The v1 LccnSubscription of a row (no verbosity in v2.6.1; never the
-    authentication)."""
-    out: dict[str, Any] = {'id': row['id']}
-    if row.get('filter') is not None:
-        out['filter'] = row['filter']
-    out['callbackUri'] = row['callback_uri']
-    out['_links'] = {'self': {'href': subscription_href(base_url, row['id'])}}
-    return out
-
-
-SUBSCRIPTION_SOL013 = sol013.Resource(
-    attributes=frozenset({'id', 'filter', 'callbackUri', '_links'}),
-    mandatory=frozenset({'id', 'callbackUri', '_links'}),
-    default_excluded=(),
-)

@@ -45,6 +45,7 @@ _PKG = _PKGS + '/{vnfPkgId}'
 _FM = '/vnffm/v1'
 _ALARM = _FM + '/alarms/{alarmId}'
 _FM_SUBSC = _FM + '/subscriptions'
+_PKG_SUBSC = '/vnfpkgm/v1/subscriptions'
 
 _base_rules = [
     policy.RuleDefault(
@@ -510,6 +511,34 @@ _API = [
         '[fault_management] receiver credentials, not by Keystone).',
         'POST',
         '/alert',
+    ),
+    (
+        PKG + 'subscription_create',
+        ADMIN_OR_MEMBER,
+        'Subscribe to VNF package notifications.',
+        'POST',
+        _PKG_SUBSC,
+    ),
+    (
+        PKG + 'subscription_list',
+        ADMIN_OR_READER,
+        'List VNF package subscriptions.',
+        'GET',
+        _PKG_SUBSC,
+    ),
+    (
+        PKG + 'subscription_show',
+        ADMIN_OR_READER,
+        'Show a VNF package subscription.',
+        'GET',
+        _PKG_SUBSC + '/{subscriptionId}',
+    ),
+    (
+        PKG + 'subscription_delete',
+        ADMIN_OR_MEMBER,
+        'Delete a VNF package subscription.',
+        'DELETE',
+        _PKG_SUBSC + '/{subscriptionId}',
     ),
     ('create_vim', ADMIN_OR_MEMBER, 'Register a VIM.', 'POST', '/v1.0/vims'),
     (

@@ -92,7 +92,6 @@ def _pkg(
     )
 
 
-_FM_SUBSCRIPTIONS = subscriptions.VNFFM_V1
 _INST = '/vnflcm/v2/vnf_instances/{id}'
 _OCC = '/vnflcm/v2/vnf_lcm_op_occs/{id}'
 _PKG = '/vnfpkgm/v1/vnf_packages/{id}'
@@ -105,6 +104,10 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     (
         '/vnflcm/v2/api_versions',
         {'GET': Action(versions.vnflcm_v2, p.LCM + 'api_versions', VERSIONS)},
+    ),
+    (
+        '/vnfpkgm/api_versions',
+        {'GET': Action(versions.vnfpkgm, p.PKG + 'api_versions', VERSIONS)},
     ),
     (
         '/vnfpkgm/v1/api_versions',
@@ -202,25 +205,9 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
             )
         },
     ),
-    (
-        '/vnflcm/v2/subscriptions',
-        {
-            'POST': _lcm(
-                subscriptions.VNFLCM_V2.create,
-                'subscription_create',
-                subsc_schema.CREATE,
-            ),
-            'GET': _lcm(subscriptions.VNFLCM_V2.index, 'subscription_list'),
-        },
-    ),
-    (
-        '/vnflcm/v2/subscriptions/{id}',
-        {
-            'GET': _lcm(subscriptions.VNFLCM_V2.show, 'subscription_show'),
-            'DELETE': _lcm(
-                subscriptions.VNFLCM_V2.delete, 'subscription_delete'
-            ),
-        },
+    *subscriptions.routes(subscriptions.VNFLCM_V2, _lcm, subsc_schema.CREATE),
+    *subscriptions.routes(
+        subscriptions.VNFPKGM_V1, _pkg, subsc_schema.PKGM_CREATE
     ),
     (
         '/vnfpkgm/v1/vnf_packages',
@@ -308,23 +295,8 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
             ),
         },
     ),
-    (
-        '/vnffm/v1/subscriptions',
-        {
-            'POST': _fm(
-                _FM_SUBSCRIPTIONS.create,
-                'subscription_create',
-                fm_schema.SUBSCRIPTION_CREATE,
-            ),
-            'GET': _fm(_FM_SUBSCRIPTIONS.index, 'subscription_list'),
-        },
-    ),
-    (
-        '/vnffm/v1/subscriptions/{id}',
-        {
-            'GET': _fm(_FM_SUBSCRIPTIONS.show, 'subscription_show'),
-            'DELETE': _fm(_FM_SUBSCRIPTIONS.delete, 'subscription_delete'),
-        },
+    *subscriptions.routes(
+        subscriptions.VNFFM_V1, _fm, fm_schema.SUBSCRIPTION_CREATE
     ),
     (
         '/alert',

@@ -113,9 +113,12 @@ class World:
         return self._made('/v1.0/vims', vim_body(), 'vim')
 
     def subscription(self, api: str) -> str:
+        """A subscription of /vnflcm/``api`` (v1, v2) or of ``api`` given
+        as a prefix (/vnfpkgm/v1)."""
         uri = f'http://127.0.0.1:9/{CANARY}/{uuid.uuid4().hex}'
         body = {'callbackUri': uri}
-        return self._made(f'/vnflcm/{api}/subscriptions', body)
+        prefix = api if api.startswith('/') else f'/vnflcm/{api}'
+        return self._made(f'{prefix}/subscriptions', body)
 
 
 def vim_body(**extra: Any) -> dict:
@@ -170,7 +173,8 @@ def _occ(api: str, suffix: str, **kw: Any) -> Probe:
 
 def _subscription(api: str, method: str) -> Probe:
     def probe(w: World) -> Request:
-        item = f'/vnflcm/{api}/subscriptions/{w.subscription(api)}'
+        prefix = api if api.startswith('/') else f'/vnflcm/{api}'
+        item = f'{prefix}/subscriptions/{w.subscription(api)}'
         return Request(method, item, target=item)
 
     return probe
@@ -344,6 +348,15 @@ def _matrix() -> dict[tuple[str, str], Probe]:
         f'{pkgs}/{w.pkg["id"]}/artifacts/{w.artifact}',
         target=f'{pkgs}/{w.pkg["id"]}',
     )
+    subscs = '/vnfpkgm/v1/subscriptions'
+    m['POST', subscs] = lambda w: Request(
+        'POST', subscs, {'json': {'callbackUri': _new_callback()}}
+    )
+    m['GET', subscs] = lambda w: Request(
+        'GET', subscs, listed=w.subscription('/vnfpkgm/v1')
+    )
+    m['GET', subscs + '/{}'] = _subscription('/vnfpkgm/v1', 'GET')
+    m['DELETE', subscs + '/{}'] = _subscription('/vnfpkgm/v1', 'DELETE')
     for suffix in ('', '.json'):
         m['POST', f'/v1.0/vims{suffix}'] = lambda w, s=suffix: Request(
             'POST', f'/v1.0/vims{s}', {'json': vim_body()}

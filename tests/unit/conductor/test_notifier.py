@@ -22,6 +22,7 @@ from vnfm.db import api as db
 from vnfm.db import outbox
 from vnfm.db import registry
 from vnfm.objects import notifications
+from vnfm.objects import package_notifications
 
 from ..lcm.fixtures import instantiate_params
 from ..lcm.fixtures import make_lcm
@@ -528,3 +529,38 @@ def test_a_bad_outbound_network_stops_the_notifier_at_start(db_url, conf):
         Notifier('c1')
 
     assert "[outbound] allowed_networks: '10.0.0.0/33'" in e.value.detail
+
+
+def test_package_notification_has_the_package_api_version(notifier, receiver):
+    sub = _subscribe(
+        receiver, api_version='1', interface=registry.VNFPKGM, verbosity=None
+    )
+    pkg = db.package_create(
+        {
+            'onboarding_state': 'ONBOARDED',
+            'operational_state': 'ENABLED',
+            'usage_state': 'NOT_IN_USE',
+            'vnfd_id': 'vnfd-1',
+        }
+    )
+    db.package_delete(
+        pkg['id'],
+        notifications=package_notifications.for_change(
+            pkg, package_notifications.PKG_DELETE
+        ),
+    )
+
+    assert notifier().drain() == 1
+
+    [got] = receiver.wait(1)
+    assert got['body']['subscriptionId'] == sub['id']
+    assert got['body']['changeType'] == 'PKG_DELETE'
+    # SOL005 v2.6.1's API version, not /vnflcm/v1's (also api_version 1).
+    assert got['headers']['Version'] == '2.0.0'
+    assert (
+        notifier_module.test_notification_endpoint(
+            receiver.url, None, '1', registry.VNFPKGM
+        )
+        is None
+    )
+    assert receiver.tests[0]['headers']['Version'] == '2.0.0'

@@ -10,6 +10,8 @@ from vnfm.clients import outbound
 from vnfm.common import crypto
 from vnfm.conductor import packages
 from vnfm.db import api as db
+from vnfm.db import outbox
+from vnfm.db import registry
 
 from ..lcm.fixtures import onboarded_package
 from ..lcm.fixtures import sample_csar
@@ -272,3 +274,46 @@ def test_fetch_uses_the_sealed_uri_with_its_query(db_url, package_server):
     pkg = db.package_get(pkg['id'])
     assert pkg['onboarding_state'] == 'ONBOARDED'
     assert pkg['upload_source'] == {'addressInformation': base + '/pkg.zip'}
+
+
+def _package_subscription(**values) -> dict:
+    return registry.subscription_create(
+        dict(
+            {
+                'callback_uri': 'http://127.0.0.1:1/cb',
+                'api_version': '1',
+                'interface': registry.VNFPKGM,
+            },
+            **values,
+        )
+    )
+
+
+def test_onboarding_is_notified_in_its_transaction(db_url):
+    sub = _package_subscription()
+    other = _package_subscription(filter={'vnfdId': ['another']})
+    pkg = uploaded(sample_csar())
+
+    packages.onboard(pkg['id'])
+    packages.onboard(pkg['id'])  # a doorbell rung twice: one notification
+
+    [row] = outbox.notification_list()
+    assert row['subscription_id'] == sub['id'] != other['id']
+    assert row['payload']['notificationType'] == (
+        'VnfPackageOnboardingNotification'
+    )
+    assert row['payload']['vnfPkgId'] == pkg['id']
+    assert row['payload']['vnfdId'] == 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177'
+
+
+def test_failed_onboarding_is_not_notified(db_url):
+    _package_subscription()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as zf:
+        zf.writestr('README', 'not a CSAR')
+    pkg = uploaded(buf.getvalue())
+
+    packages.onboard(pkg['id'])
+
+    assert db.package_get(pkg['id'])['onboarding_state'] == 'ERROR'
+    assert outbox.notification_list() == []

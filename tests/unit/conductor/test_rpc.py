@@ -143,6 +143,22 @@ def test_call_test_notification_endpoint(bus):
     assert len(rcv.tests) == 2
 
 
+def test_call_test_notification_endpoint_of_a_package_subscription(bus):
+    client, _ = bus
+    rcv = Receiver().start()
+    try:
+        detail = client.test_notification_endpoint(
+            context.get_admin_context(), rcv.url, None, '1', 'vnfpkgm'
+        )
+        lcm_v1 = client.test_notification_endpoint(
+            context.get_admin_context(), rcv.url, None, '1'
+        )
+    finally:
+        rcv.stop()
+    assert detail is None and lcm_v1 is None
+    assert [t['headers']['Version'] for t in rcv.tests] == ['2.0.0', '1.3.0']
+
+
 def test_call_check_vim_answers_why_keystone_is_unusable(bus):
     client, _ = bus
     port = procs.free_port()

@@ -71,3 +71,24 @@ def test_head_is_single_and_linear():
     assert len(scripts.get_heads()) == 1
     revisions = list(scripts.walk_revisions())
     assert revisions[-1].down_revision is None
+
+
+def test_subscriptions_made_before_0004_stay_lcm_ones(empty_url):
+    migration.upgrade('0003', url=empty_url)
+    engine = session.create_engine(empty_url)
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                'INSERT INTO subscriptions (id, callback_uri, api_version, '
+                "created_at) VALUES ('s1', 'http://cb', '1', "
+                "'2026-01-01 00:00:00')"
+            )
+        migration.upgrade(url=empty_url)
+        with engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                'SELECT id, interface FROM subscriptions'
+            ).all()
+    finally:
+        engine.dispose()
+
+    assert [tuple(r) for r in rows] == [('s1', 'vnflcm')]

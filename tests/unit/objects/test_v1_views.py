@@ -253,18 +253,3 @@ def test_op_view_has_v1_params_and_links():
         'fail': {'href': f'{href}/fail'},
     }
     assert 'owner' not in out and 'SECRET' not in str(out)
-
-
-def test_subscription_view_never_shows_authentication():
-    row = {
-        'id': 's1',
-        'callback_uri': 'http://cb',
-        'filter': None,
-        'verbosity': 'FULL',
-        'authentication': 'token',
-    }
-    assert v1_views.subscription_to_sol(row, BASE) == {
-        'id': 's1',
-        'callbackUri': 'http://cb',
-        '_links': {'self': {'href': f'{BASE}/vnflcm/v1/subscriptions/s1'}},
-    }

@@ -23,6 +23,7 @@ LISTS = [
     ('/vnflcm/v2/subscriptions', 'subscription_page_size', {}),
     ('/vnflcm/v1/subscriptions', 'subscription_page_size', V1),
     ('/vnfpkgm/v1/vnf_packages', 'vnf_package_page_size', None),
+    ('/vnfpkgm/v1/subscriptions', 'subscription_page_size', None),
 ]
 COUNT = 7
 
@@ -32,15 +33,18 @@ def _fill() -> None:
     for n in range(1, COUNT):
         make_package(f'vnfd-p{n}')
     for n in range(COUNT):
-        # v2 lists show v1 resources too; v1 lists only v1 subscriptions.
+        # v2 lists show v1 resources too; v1 lists only v1 subscriptions;
+        # the package API only package subscriptions.
         make_op(make_instance(pkg), state='COMPLETED')
-        registry.subscription_create(
-            {
-                'callback_uri': f'http://127.0.0.1/{n}',
-                'verbosity': 'FULL',
-                'api_version': '1',
-            }
-        )
+        for interface in (registry.VNFLCM, registry.VNFPKGM):
+            registry.subscription_create(
+                {
+                    'callback_uri': f'http://127.0.0.1/{n}',
+                    'verbosity': 'FULL',
+                    'api_version': '1',
+                    'interface': interface,
+                }
+            )
 
 
 def _get(client, path: str, headers: dict | None):

@@ -32,6 +32,8 @@ READ_RULES = [
     LCM + 'lcm_op_occ_show',
     PKG + 'show',
     PKG + 'fetch_package_content',
+    PKG + 'subscription_list',
+    PKG + 'subscription_show',
     'get_vim',
     FM + 'index',
     FM + 'show',
@@ -45,6 +47,8 @@ WRITE_RULES = [
     LCM + 'lcm_op_occ_retry',
     PKG + 'create',
     PKG + 'delete',
+    PKG + 'subscription_create',
+    PKG + 'subscription_delete',
     'create_vim',
     'delete_vim',
     FM + 'update',
@@ -86,8 +90,9 @@ def test_a_role_without_reader_gets_nothing():
     )
 
 
-def test_api_versions_need_no_role():
-    assert policies.check(LCM + 'api_versions', OWN, _ctx('p1'))
+@pytest.mark.parametrize('rule', [LCM + 'api_versions', PKG + 'api_versions'])
+def test_api_versions_need_no_role(rule):
+    assert policies.check(rule, OWN, _ctx('p1'))
 
 
 def test_a_vim_for_another_project_is_admin_only():

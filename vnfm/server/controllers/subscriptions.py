@@ -104,6 +104,9 @@ class Interface:
         """The subscription of the request path, if it is one of this
         API's and the caller may see it."""
         row = registry.subscription_get(req.path_args['id'])
+        # Another project's subscription is "not found" before anything
+        # else is said about it.
+        req.authorize(row['project_id'])
         if (
             row['interface'] != self.interface
             or row['api_version'] not in self.api_versions
@@ -112,7 +115,6 @@ class Interface:
                 f'Subscription {row["id"]} is not a subscription of '
                 f'{self.prefix}.'
             )
-        req.authorize(row['project_id'])
         return row
 
     # -- the handlers of its routes ------------------------------------------

@@ -36,6 +36,13 @@ def vnflcm_v2(req: ApiRequest) -> webob.Response:
     )
 
 
+def vnfpkgm(req: ApiRequest) -> webob.Response:
+    """GET /vnfpkgm/api_versions: the versions of every major version."""
+    return http.json_response(
+        {'uriPrefix': '/vnfpkgm', 'apiVersions': [VNFPKGM_V1]}
+    )
+
+
 def vnfpkgm_v1(req: ApiRequest) -> webob.Response:
     """GET /vnfpkgm/v1/api_versions."""
     return http.json_response(

@@ -11,6 +11,7 @@ from vnfm.common import exceptions
 from vnfm.conf import CONF
 from vnfm.db import api as db
 from vnfm.db import rows
+from vnfm.objects import package_notifications
 from vnfm.objects import states
 from vnfm.objects import vnf_package
 from vnfm.server import http
@@ -94,7 +95,12 @@ def modify(req: ApiRequest) -> webob.Response:
         values['user_defined_data'] = common.merge_patch(
             row['user_defined_data'] or {}, body['userDefinedData']
         )
-    db.package_update(row['id'], values, expected)
+    notes = None
+    if 'operational_state' in values:
+        notes = package_notifications.for_change(
+            {**row, **values}, package_notifications.OP_STATE_CHANGE
+        )
+    db.package_update(row['id'], values, expected, notifications=notes)
     return http.json_response(
         {
             k: body[k]
@@ -117,10 +123,14 @@ def delete(req: ApiRequest) -> webob.Response:
             f'finishes before deleting it.'
         )
     expected: dict = {'onboarding_state': state}
+    notes = None
     if state == ONBOARDED:
         _check_deletable(row)
         expected.update(operational_state='DISABLED', usage_state='NOT_IN_USE')
-    db.package_delete(row['id'], expected)
+        notes = package_notifications.for_change(
+            row, package_notifications.PKG_DELETE
+        )
+    db.package_delete(row['id'], expected, notifications=notes)
     return http.empty_response(204)
 
 

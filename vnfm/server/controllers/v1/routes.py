@@ -6,10 +6,10 @@ from vnfm.server import http
 from vnfm.server import policies
 from vnfm.server.controllers import lcm
 from vnfm.server.controllers import op_occs as v2_op_occs
+from vnfm.server.controllers import subscriptions
 from vnfm.server.controllers import versions
 from vnfm.server.controllers import vnf_instances as v2_instances
 from vnfm.server.controllers.v1 import op_occs
-from vnfm.server.controllers.v1 import subscriptions
 from vnfm.server.controllers.v1 import vnf_instances
 from vnfm.server.controllers.v1.api import action
 from vnfm.server.request import VERSIONS
@@ -109,22 +109,7 @@ ROUTES = [
         _OCC + '/cancel',
         {'POST': action(v2_op_occs.cancel, 'cancel', v2_schema.CANCEL)},
     ),
-    (
-        '/vnflcm/v1/subscriptions',
-        {
-            'POST': action(
-                subscriptions.create,
-                'subscription_create',
-                subsc_schema.CREATE,
-            ),
-            'GET': action(subscriptions.index, 'subscription_list'),
-        },
-    ),
-    (
-        '/vnflcm/v1/subscriptions/{id}',
-        {
-            'GET': action(subscriptions.show, 'subscription_show'),
-            'DELETE': action(subscriptions.delete, 'subscription_delete'),
-        },
+    *subscriptions.routes(
+        subscriptions.VNFLCM_V1, action, subsc_schema.CREATE
     ),
 ]
