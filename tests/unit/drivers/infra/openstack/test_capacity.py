@@ -5,27 +5,12 @@ vdu_profile."""
 
 from __future__ import annotations
 
-import functools
-import pathlib
-
 import pytest
 
 from vnfm.common import exceptions
-from vnfm.csar.build import build_csar
-from vnfm.csar.package import read_csar
 from vnfm.drivers.infra.openstack import capacity
 
-SAMPLE = (
-    pathlib.Path(__file__).resolve().parents[5]
-    / 'samples'
-    / 'packages'
-    / 'vm_simple'
-)
-
-
-@functools.cache
-def flavour():
-    return read_csar(build_csar(str(SAMPLE))).vnfd.flavours['simple']
+from .utils import sample_flavour
 
 
 def instance(level: int, vdu1: int | None = None) -> dict:
@@ -40,7 +25,7 @@ def instance(level: int, vdu1: int | None = None) -> dict:
 
 
 def test_the_default_level_and_a_named_one():
-    f = flavour()
+    f = sample_flavour()
 
     assert (
         capacity.level_of(f, None)
@@ -54,7 +39,7 @@ def test_the_default_level_and_a_named_one():
 
 def test_an_unknown_level_names_the_known_ones():
     with pytest.raises(exceptions.OperationFailed) as e:
-        capacity.level_of(flavour(), 'huge')
+        capacity.level_of(sample_flavour(), 'huge')
 
     assert str(e.value) == (
         'Flavour simple has no instantiation level huge (it has: '
@@ -64,7 +49,7 @@ def test_an_unknown_level_names_the_known_ones():
 
 def test_a_count_outside_the_vdu_profile_is_refused():
     with pytest.raises(exceptions.OperationFailed) as e:
-        capacity.checked(flavour(), 'VDU1', 4)
+        capacity.checked(sample_flavour(), 'VDU1', 4)
 
     assert str(e.value) == (
         'VDU VDU1 would have 4 instances, outside its vdu_profile (1 to 3).'
@@ -72,7 +57,7 @@ def test_a_count_outside_the_vdu_profile_is_refused():
 
 
 def test_scale_out_and_in_from_the_recorded_count():
-    f = flavour()
+    f = sample_flavour()
     out = {'type': 'SCALE_OUT', 'aspectId': 'VDU1_scale', 'numberOfSteps': 2}
     back = {'type': 'SCALE_IN', 'aspectId': 'VDU1_scale'}
 
@@ -90,7 +75,7 @@ def test_a_scale_beyond_the_aspect_is_refused_saying_where_it_would_go():
     }
 
     with pytest.raises(exceptions.OperationFailed) as e:
-        capacity.scaled(flavour(), instance(0, vdu1=1), request)
+        capacity.scaled(sample_flavour(), instance(0, vdu1=1), request)
 
     assert str(e.value) == (
         'Scaling aspect VDU1_scale from level 0 by 3 steps would reach '
@@ -100,11 +85,11 @@ def test_a_scale_beyond_the_aspect_is_refused_saying_where_it_would_go():
 
 def test_an_unknown_aspect_is_refused():
     with pytest.raises(exceptions.OperationFailed, match='no scaling aspect'):
-        capacity.scaled(flavour(), instance(0), {'aspectId': 'nope'})
+        capacity.scaled(sample_flavour(), instance(0), {'aspectId': 'nope'})
 
 
 def test_recorded_counts_are_a_rollbacks_target():
-    f = flavour()
+    f = sample_flavour()
 
     assert capacity.recorded(f, instance(1, vdu1=2), ['VDU1', 'VDU2']) == {
         'VDU1': 2,
