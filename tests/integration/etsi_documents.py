@@ -1,7 +1,7 @@
 """ETSI's OpenAPI documents as the schema fuzzing uses them: loaded from
-``shared/etsi-openapi`` and corrected where they are wrong or where vnfm
-differs on purpose. Each correction names its reason;
-doc/source/conformance.rst lists the same.
+``tests/etsi_openapi`` (unchanged copies, kept in the repository) and
+corrected where they are wrong or where vnfm differs on purpose. Each
+correction names its reason; doc/source/conformance.rst lists the same.
 
 /vnflcm/v2: SOL003 V3.3.1, VNF LCM API 2.0.0 (OpenAPI 3.0, one file).
 /vnfpkgm/v1: SOL005 V2.4.1, VNF package management API 1.0.0 (Swagger 2.0,
@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+ETSI_OPENAPI = Path(__file__).resolve().parents[1] / 'etsi_openapi'
 LCM_DOC = (
     'itential-bundled-sol003-v3.3.1/'
     'SOL003-VNFLifecycleManagement-API-2.0.0.json'
@@ -45,49 +41,9 @@ UNSERVED_LCM = (
 )
 
 
-def etsi_openapi_dir() -> Path:
-    """``shared/etsi-openapi``: where ``$VNFM_ETSI_OPENAPI`` says, else
-    beside the repository or one of its parents (a git worktree), else
-    beside the local checkout this one was cloned from (``git clone .
-    /tmp/x``)."""
-    given = os.environ.get('VNFM_ETSI_OPENAPI')
-    roots = [ROOT, *([_origin()] if _origin() else [])]
-    candidates = [Path(given)] if given else []
-    candidates += [
-        parent / 'shared' / 'etsi-openapi'
-        for root in roots
-        for parent in root.parents
-    ]
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    pytest.fail(
-        "ETSI's OpenAPI documents are missing: shared/etsi-openapi "
-        f'is expected beside {ROOT} (or one of its parents, or beside the '
-        'checkout it was cloned from); or set VNFM_ETSI_OPENAPI to it'
-    )
-
-
-def _origin() -> Path | None:
-    """The local checkout this one was cloned from, if it was."""
-    out = subprocess.run(
-        ['git', '-C', str(ROOT), 'config', '--get', 'remote.origin.url'],
-        capture_output=True,
-        text=True,
-        timeout=10,
-        check=False,
-    ).stdout.strip()
-    path = Path(out.removeprefix('file://'))
-    return (
-        path.resolve()
-        if out and path.is_absolute() and path.is_dir()
-        else None
-    )
-
-
 def load(relpath: str, fixes: list[tuple[str, Fix]]) -> dict:
     """One ETSI document with ``fixes`` applied."""
-    doc = json.loads((etsi_openapi_dir() / relpath).read_text())
+    doc = json.loads((ETSI_OPENAPI / relpath).read_text())
     for _reason, fix in fixes:
         fix(doc)
     return doc
@@ -291,7 +247,7 @@ def unsupported_media_type(doc: dict) -> None:
 
 def onboarding_error_state(doc: dict) -> None:
     """PackageOnboardingStateType has ERROR in the SOL005 versions vnfm
-    serves (2.6.1, and 3.7.1 in shared/etsi-openapi): a package whose
+    serves (2.6.1, and 3.7.1): a package whose
     onboarding failed is listed as ERROR; the V2.4.1 document predates it."""
     old = ['CREATED', 'UPLOADING', 'PROCESSING', 'ONBOARDED']
 

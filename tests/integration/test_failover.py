@@ -30,6 +30,18 @@ def test_killed_conductor_ops_fail_over(
     two_conductors, api, client, pkg_v1
 ) -> None:
     services = two_conductors
+    by_owner = _ops_on_both_conductors(services, api)
+    victim, survivor = sorted(by_owner)
+
+    services.kill(victim, signal.SIGKILL)
+    _victims_ops_fail_naming_it(api, victim, by_owner[victim])
+    _survivors_ops_untouched(services, api, survivor, by_owner[survivor])
+    _retry_finishes_one_on_the_survivor(client, api, by_owner[victim])
+
+
+def _ops_on_both_conductors(services, api) -> dict[str, list[str]]:
+    """Instantiations (their start hook sleeping) started until both
+    conductors run some, all PROCESSING; their ids by owner."""
     request = api.instantiate_request(
         hook_sleep={'instantiate_start': HOOK_SLEEP}
     )
@@ -56,18 +68,26 @@ def test_killed_conductor_ops_fail_over(
 
     by_owner = api.wait_for(split, 15, 'ops owned by both conductors')
     assert set(by_owner) == set(services.conductors())
-    victim, survivor = sorted(by_owner)
     for op_id in ops:
         assert api.op(op_id)['operationState'] == 'PROCESSING'
+    return by_owner
 
-    services.kill(victim, signal.SIGKILL)
-    for op_id in by_owner[victim]:
+
+def _victims_ops_fail_naming_it(api, victim: str, op_ids: list[str]) -> None:
+    """The killed conductor's ops become FAILED_TEMP once its lease
+    expires, saying which conductor it was."""
+    for op_id in op_ids:
         op = api.wait_op(op_id, 'FAILED_TEMP', timeout=15)
         detail = op['error']['detail']
         assert victim in detail and 'lease' in detail.lower(), op['error']
-    # The survivor's ops were never touched: still running under their
-    # owner (or done), then COMPLETED.
-    for op_id in by_owner[survivor]:
+
+
+def _survivors_ops_untouched(
+    services, api, survivor: str, op_ids: list[str]
+) -> None:
+    """The survivor's ops were never touched: still running under their
+    owner (or done), then COMPLETED."""
+    for op_id in op_ids:
         [(owner, state)] = services.sql(
             'SELECT owner, operation_state FROM vnf_lcm_op_occs WHERE id = %s',
             (op_id,),
@@ -77,15 +97,19 @@ def test_killed_conductor_ops_fail_over(
             ('PROCESSING', survivor),
             ('COMPLETED', None),
         }, (state, owner)
-    for op_id in by_owner[survivor]:
+    for op_id in op_ids:
         api.wait_op(op_id, 'COMPLETED', timeout=HOOK_SLEEP + 10)
 
-    retried = by_owner[victim][0]
+
+def _retry_finishes_one_on_the_survivor(
+    client, api, failed: list[str]
+) -> None:
+    """A retry of the first failed op completes it; the others stay
+    FAILED_TEMP, waiting for the user (not retried behind their back)."""
+    retried = failed[0]
     client.lcm('op', 'retry', retried)
     api.wait_op(retried, 'COMPLETED', timeout=HOOK_SLEEP + 15)
     inst_id = api.op(retried)['vnfInstanceId']
     assert api.instance(inst_id)['instantiationState'] == 'INSTANTIATED'
-    # The others are still FAILED_TEMP, waiting for the user (not retried
-    # behind their back).
-    for op_id in by_owner[victim][1:]:
+    for op_id in failed[1:]:
         assert api.op(op_id)['operationState'] == 'FAILED_TEMP'

@@ -40,6 +40,16 @@ def _patch(api, pkg_id: str, body: dict) -> None:
 
 def test_package_lifecycle(client, api, zips, tmp_path: Path) -> None:
     pkg_zip = zips['pkg_a']
+    pkg_id = _create_and_onboard(client, api, pkg_zip)
+    other = _filter_selects_onboarded(client, api, pkg_id)
+    _download_gives_back_the_upload(client, pkg_id, pkg_zip, tmp_path)
+    _update_merges_state_and_user_data(client, api, pkg_id)
+    _delete_refused_while_enabled(client, api, pkg_id, other)
+
+
+def _create_and_onboard(client, api, pkg_zip) -> str:
+    """Create with user data, upload the zip: ONBOARDED, with what the
+    VNFD says."""
     created = client.pkg_json('create', '--user-data', 'team=integration')
     pkg_id = created['ID']
     assert created['Onboarding State'] == 'CREATED'
@@ -58,8 +68,12 @@ def test_package_lifecycle(client, api, zips, tmp_path: Path) -> None:
     assert shown['VNF Software Version'] == '1.0'
     assert shown['VNFD Version'] == '1.0'
     assert shown['User Defined Data'] == {'team': 'integration'}
+    return pkg_id
 
-    # A second, empty package shows that the filter selects.
+
+def _filter_selects_onboarded(client, api, pkg_id: str) -> str:
+    """A second, empty package shows that the filter selects; returns its
+    id."""
     other = api.request('POST', PKGS, version=None, json={}).json()['id']
     listed = client.pkg_json(
         'list', '--filter', '(eq,onboardingState,ONBOARDED)'
@@ -68,8 +82,13 @@ def test_package_lifecycle(client, api, zips, tmp_path: Path) -> None:
     assert pkg_id in {p['Id'] for p in listed}
     everything = api.request('GET', PKGS, version=None).json()
     assert {pkg_id, other} <= {p['id'] for p in everything}
+    return other
 
-    # Download: the very bytes uploaded, and the VNFD as a zip of YAML.
+
+def _download_gives_back_the_upload(
+    client, pkg_id: str, pkg_zip, tmp_path: Path
+) -> None:
+    """The very bytes uploaded, and the VNFD as a zip of YAML."""
     out_zip = tmp_path / 'out.zip'
     client.pkg('download', pkg_id, '--file', str(out_zip))
     assert out_zip.read_bytes() == pkg_zip.path.read_bytes()
@@ -100,7 +119,9 @@ def test_package_lifecycle(client, api, zips, tmp_path: Path) -> None:
         )
     assert 'application/zip' in e.value.output, e.value.output
 
-    # Update operational state and user data (merged, SOL005 PATCH).
+
+def _update_merges_state_and_user_data(client, api, pkg_id: str) -> None:
+    """Update operational state and user data (merged, SOL005 PATCH)."""
     disabled = client.pkg_json(
         'update', pkg_id, '--operational-state', 'DISABLED'
     )
@@ -114,7 +135,12 @@ def test_package_lifecycle(client, api, zips, tmp_path: Path) -> None:
         'stage': 'two',
     }
 
-    # Delete: refused while ENABLED, with the reason shown; then allowed.
+
+def _delete_refused_while_enabled(
+    client, api, pkg_id: str, other: str
+) -> None:
+    """Delete: refused while ENABLED, with the reason shown; then
+    allowed."""
     r = api.request('DELETE', f'{PKGS}/{pkg_id}', version=None)
     assert r.status_code == 409, r.text
     assert r.headers['Content-Type'].startswith('application/problem+json')

@@ -53,8 +53,21 @@ def test_vim_lifecycle(
     k8s_config: dict,
 ) -> None:
     name = f'k8s-{uuid.uuid4().hex[:8]}'
-    config = _config(tmp_path / 'vim.yaml', **k8s_config)
+    vim = _register(client, tmp_path, k8s_config, name)
+    _listed_and_shown(client, k8s_config, name, vim['id'])
+    _set_new_credentials_and_name(client, tmp_path, name)
+    out = client.run('vim', 'delete', name + '-new')
+    assert 'deleted successfully' in out
+    with pytest.raises(ClientError):
+        client.run('vim', 'show', vim['id'])
+    _assert_never_shown(client, services)
 
+
+def _register(
+    client: TackerClient, tmp_path: Path, k8s_config: dict, name: str
+) -> dict:
+    """``openstack vim register``: ACTIVE, the token masked."""
+    config = _config(tmp_path / 'vim.yaml', **k8s_config)
     vim = client.json(
         'vim',
         'register',
@@ -64,19 +77,29 @@ def test_vim_lifecycle(
         'edge cluster',
         name,
     )
-
     assert vim['name'] == name and vim['type'] == 'kubernetes'
     assert vim['status'] == 'ACTIVE'
     assert vim['description'] == 'edge cluster'
     assert vim['auth_cred']['bearer_token'] == '***'
     assert vim['auth_url'] == 'https://127.0.0.1:6443'
+    return vim
 
+
+def _listed_and_shown(
+    client: TackerClient, k8s_config: dict, name: str, vim_id: str
+) -> None:
+    """``vim list`` shows it ACTIVE; ``vim show`` by name, with its CA."""
     listed = client.json('vim', 'list')
     assert [v['Status'] for v in listed if v['Name'] == name] == ['ACTIVE']
     shown = client.json('vim', 'show', name)
-    assert shown['id'] == vim['id']
+    assert shown['id'] == vim_id
     assert shown['auth_cred']['ssl_ca_cert'] == k8s_config['ssl_ca_cert']
 
+
+def _set_new_credentials_and_name(
+    client: TackerClient, tmp_path: Path, name: str
+) -> None:
+    """``vim set`` to a password and a new name: the password masked."""
     new_config = _config(
         tmp_path / 'new.yaml',
         project_name='default',
@@ -95,12 +118,6 @@ def test_vim_lifecycle(
     assert updated['name'] == name + '-new'
     assert updated['auth_cred']['password'] == '***'
     assert updated['auth_cred']['username'] == 'admin'
-
-    out = client.run('vim', 'delete', name + '-new')
-    assert 'deleted successfully' in out
-    with pytest.raises(ClientError):
-        client.run('vim', 'show', vim['id'])
-    _assert_never_shown(client, services)
 
 
 def test_default_flag(

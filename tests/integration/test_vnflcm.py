@@ -41,6 +41,15 @@ def _hooks(api, inst_id: str) -> list[str]:
 def test_instance_lifecycle(
     client, api, services, pkg_v1, pkg_v2, tmp_path: Path
 ) -> None:
+    inst_id = _create(client, api)
+    op_id, records = _instantiate(client, api, inst_id, tmp_path)
+    _modify_to_v2(client, api, inst_id, tmp_path)
+    _terminate_and_delete(client, api, inst_id)
+    _secret_masked(client, api, services, op_id, records)
+
+
+def _create(client, api) -> str:
+    """A new instance of the v1 package: NOT_INSTANTIATED, listed."""
     created = client.lcm_json(
         'create',
         api.V1_VNFD_ID,
@@ -57,8 +66,14 @@ def test_instance_lifecycle(
     assert created['VNF Product Name'] == 'Noop Sample VNF'
     listed = {i['ID']: i for i in client.lcm_json('list')}
     assert listed[inst_id]['Instantiation State'] == 'NOT_INSTANTIATED'
+    return inst_id
 
-    # Instantiate.
+
+def _instantiate(
+    client, api, inst_id: str, tmp_path: Path
+) -> tuple[str, list[dict]]:
+    """Instantiate: one VNFC, the noop VIM, the hooks run with the request;
+    returns the op id and the hook records."""
     request = api.instantiate_request(note='hello')
     out = client.lcm(
         'instantiate', inst_id, _write(tmp_path, 'inst.json', request)
@@ -87,8 +102,11 @@ def test_instance_lifecycle(
     for r in records:
         assert r['request']['flavourId'] == 'simple'
         assert r['request']['additionalParams'] == {'note': 'hello'}
+    return op_id, records
 
-    # Modify VNF information, moving to the v2 package.
+
+def _modify_to_v2(client, api, inst_id: str, tmp_path: Path) -> None:
+    """Modify VNF information, moving to the v2 package."""
     modify = {
         'vnfInstanceName': 'it-vnf-2',
         'metadata': {'owner': 'integration'},
@@ -109,7 +127,9 @@ def test_instance_lifecycle(
         'modify_information_end',
     ]
 
-    # Terminate, then delete.
+
+def _terminate_and_delete(client, api, inst_id: str) -> None:
+    """Terminate, then delete: the instance is gone."""
     client.lcm('terminate', inst_id)
     api.wait_op(_op_of(client, inst_id, 'TERMINATE'), 'COMPLETED')
     assert api.instance(inst_id)['instantiationState'] == 'NOT_INSTANTIATED'
@@ -119,7 +139,11 @@ def test_instance_lifecycle(
         client.lcm_json('show', inst_id)
     assert inst_id in e.value.output, e.value.output
 
-    # The VIM password was masked everywhere a user or operator looks.
+
+def _secret_masked(
+    client, api, services, op_id: str, records: list[dict]
+) -> None:
+    """The VIM password was masked everywhere a user or operator looks."""
     assert api.SECRET not in client.printed()
     assert api.SECRET not in api.lcm('GET', f'/vnf_lcm_op_occs/{op_id}').text
     logs = services.log_tails(lines=100000)

@@ -49,6 +49,17 @@ def test_versions(client) -> None:
 def test_instance_lifecycle_v1(
     client, api, services, pkg_v1, pkg_v2, tmp_path: Path
 ) -> None:
+    inst_id = _create(client, api, pkg_v1)
+    op_id = _instantiate_with_a_secret(client, api, inst_id, tmp_path)
+    _modify_to_v2_by_package_id(client, api, inst_id, pkg_v2, tmp_path)
+    _terminate_and_delete(client, api, inst_id, op_id)
+    # The VIM password never shows in the client's output or the logs.
+    assert api.SECRET not in client.printed()
+    assert api.SECRET not in services.log_tails(lines=100000)
+
+
+def _create(client, api, pkg_v1) -> str:
+    """A new instance in the default (v1) API: its package, v1 links."""
     created = _lcm_json(
         client,
         'create',
@@ -66,8 +77,14 @@ def test_instance_lifecycle_v1(
     )
     listed = {i['ID']: i for i in _lcm_json(client, 'list')}
     assert listed[inst_id]['VNF Instance Name'] == 'it-v1'
+    return inst_id
 
-    # Instantiate with a v1 vimConnectionInfo list holding a secret.
+
+def _instantiate_with_a_secret(
+    client, api, inst_id: str, tmp_path: Path
+) -> str:
+    """Instantiate with a v1 vimConnectionInfo list holding a secret: the
+    op shows it masked; returns the op id."""
     request = {
         'flavourId': 'simple',
         'vimConnectionInfo': [
@@ -106,8 +123,13 @@ def test_instance_lifecycle_v1(
     vnfcs = shown['Instantiated Vnf Info']['vnfcResourceInfo']
     assert [v['vduId'] for v in vnfcs] == ['VDU1'], vnfcs
     assert vnfcs[0]['computeResource']['vimConnectionId'] == 'vim1'
+    return op_id
 
-    # Modify VNF information to the v2 package, named by vnfPkgId.
+
+def _modify_to_v2_by_package_id(
+    client, api, inst_id: str, pkg_v2, tmp_path: Path
+) -> None:
+    """Modify VNF information to the v2 package, named by vnfPkgId."""
     modify = {'vnfInstanceName': 'it-v1-2', 'vnfPkgId': pkg_v2['id']}
     out = _lcm(
         client,
@@ -124,7 +146,10 @@ def test_instance_lifecycle_v1(
     assert shown['VNF Package ID'] == pkg_v2['id']
     assert shown['VNF Software Version'] == '2.0'
 
-    # Terminate, then delete.
+
+def _terminate_and_delete(client, api, inst_id: str, op_id: str) -> None:
+    """Terminate, then delete; the instantiation's op, read raw in API
+    1.3.0, holds no secret."""
     assert inst_id in _lcm(client, 'terminate', inst_id)
     api.wait_op(_op_of(client, inst_id, 'TERMINATE'), 'COMPLETED')
     raw = api.request(
@@ -140,10 +165,6 @@ def test_instance_lifecycle_v1(
     with pytest.raises(ClientError) as e:
         _lcm_json(client, 'show', inst_id)
     assert inst_id in e.value.output, e.value.output
-
-    # The VIM password never shows in the client's output or the logs.
-    assert api.SECRET not in client.printed()
-    assert api.SECRET not in services.log_tails(lines=100000)
 
 
 def test_change_ext_conn_where_no_driver_can_is_refused(

@@ -27,6 +27,21 @@ def _all_ready(kubectl: Kubectl, expected: int) -> list[dict]:
 def test_apply_update_delete_cnf(
     kubectl: Kubectl, local_k8s: LocalCluster
 ) -> None:
+    _apply_until_all_ready(kubectl, local_k8s)
+    # The update: new config, and new images everywhere.
+    _patch_config(kubectl)
+    _roll_deployment_to_a_new_image(kubectl)
+    _roll_daemonset_to_a_new_image(kubectl)
+    _bare_pod_restarts_with_a_new_image(kubectl)
+    # Delete it all; garbage collection cascades to ReplicaSets and Pods.
+    kubectl('delete', '-f', str(CNF), '--wait=true', '--timeout=60s')
+    eventually(lambda: not kubectl.pods(), 'every CNF pod deleted')
+    assert not kubectl.json('get', 'replicasets')['items']
+
+
+def _apply_until_all_ready(kubectl: Kubectl, local_k8s: LocalCluster) -> None:
+    """``kubectl apply`` the CNF: every Pod Running and Ready, every
+    rollout done, its ConfigMaps and Secrets there."""
     out = kubectl('apply', '-f', str(CNF))
     assert 'deployment.apps/vdu1-update created' in out
     assert 'daemonset.apps/daemonset-vdu5 created' in out
@@ -52,7 +67,9 @@ def test_apply_update_delete_cnf(
     assert 'cm-data3' in kubectl('get', 'configmaps')
     assert 'secret-data3' in kubectl('get', 'secrets')
 
-    # The update: new config, and new images everywhere.
+
+def _patch_config(kubectl: Kubectl) -> None:
+    """A merge patch of a ConfigMap is read back."""
     kubectl(
         'patch',
         'configmap',
@@ -66,6 +83,9 @@ def test_apply_update_delete_cnf(
         in kubectl.json('get', 'configmap', 'cm-data')['data']['cmKey1.txt']
     )
 
+
+def _roll_deployment_to_a_new_image(kubectl: Kubectl) -> None:
+    """A Deployment rolls to the new image: a new Pod, the old one gone."""
     old_vdu1 = {p['metadata']['name'] for p in kubectl.pods('app=vdu1-update')}
     kubectl('set', 'image', 'deployment/vdu1-update', 'nginx=tomcat')
     kubectl.run('rollout', 'status', 'deployment/vdu1-update', '--timeout=30s')
@@ -83,6 +103,9 @@ def test_apply_update_delete_cnf(
         'old vdu1-update pod gone',
     )
 
+
+def _roll_daemonset_to_a_new_image(kubectl: Kubectl) -> None:
+    """Every Pod of a DaemonSet runs the new image after its rollout."""
     kubectl('set', 'image', 'daemonset/daemonset-vdu5', 'nginx=tomcat')
     kubectl.run(
         'rollout', 'status', 'daemonset/daemonset-vdu5', '--timeout=30s'
@@ -90,7 +113,10 @@ def test_apply_update_delete_cnf(
     ds_pods = kubectl.pods('app=daemonset-vdu5')
     assert {p['spec']['containers'][0]['image'] for p in ds_pods} == {'tomcat'}
 
-    # A bare Pod's image changes in place: the kubelet restarts the container.
+
+def _bare_pod_restarts_with_a_new_image(kubectl: Kubectl) -> None:
+    """A bare Pod's image changes in place: the kubelet restarts the
+    container."""
     kubectl('set', 'image', 'pod/env-test', 'nginx=tomcat')
 
     def restarted() -> dict | None:
@@ -107,8 +133,3 @@ def test_apply_update_delete_cnf(
     assert status['ready'] and 'running' in status['state']
     assert 'terminated' in status['lastState']
     assert ' 1 ' in kubectl('get', 'pod', 'env-test', '--no-headers')
-
-    # Delete it all; garbage collection cascades to ReplicaSets and Pods.
-    kubectl('delete', '-f', str(CNF), '--wait=true', '--timeout=60s')
-    eventually(lambda: not kubectl.pods(), 'every CNF pod deleted')
-    assert not kubectl.json('get', 'replicasets')['items']

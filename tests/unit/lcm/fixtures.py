@@ -24,6 +24,7 @@ from vnfm.drivers.infra.registry import InfraDrivers
 from vnfm.drivers.mgmt.runner import MgmtRunner
 from vnfm.drivers.mgmt.script import ScriptMgmtDriver
 from vnfm.lcm.driver import LcmDriver
+from vnfm.lcm.run import OpRun
 
 ROOT = os.path.dirname(
     os.path.dirname(
@@ -243,3 +244,35 @@ def run_op(
     op = new_op(instance, operation, params)
     lcm.start(op['id'])
     return db.op_get(op['id'])
+
+
+def op_run(
+    package: dict | None = None, host: str = 'c1/1', **op_values: object
+) -> OpRun:
+    """An OpRun of a PROCESSING INSTANTIATE op that ``host`` holds (on an
+    instance of ``package``, default: the noop sample onboarded), for
+    testing the run's bookkeeping (no package files, drivers or hooks)."""
+    import time
+
+    package = package or onboarded_package()
+    inst = new_instance(package)
+    op = new_op(
+        inst,
+        'INSTANTIATE',
+        instantiate_params(),
+        operation_state='PROCESSING',
+        owner=host,
+        **op_values,
+    )
+    return OpRun(
+        host=host,
+        op=op,
+        instance=inst,
+        package=package,
+        files=None,  # type: ignore[arg-type]
+        vnfd=package['vnfd'],
+        vim_connection_info={},
+        infra=None,
+        mgmt=None,  # type: ignore[arg-type]
+        deadline=time.monotonic() + 60,
+    )

@@ -27,9 +27,9 @@ from ..lcm.fixtures import new_op
 from ..lcm.fixtures import onboarded_package
 from ..lcm.fixtures import user_rolls_back
 
-SOL003 = pathlib.Path(
-    '/work/shared/etsi-openapi/etsi-forge-harvest-v3.7.1/'
-    'nfv-sol002-sol003/SOL003'
+SOL003 = (
+    pathlib.Path(__file__).resolve().parents[2]
+    / 'etsi_openapi/etsi-forge-harvest-v3.7.1/nfv-sol002-sol003/SOL003'
 )
 NOTIFICATION_DEFS = (
     SOL003

@@ -57,21 +57,6 @@ def test_vnfpkgm_needs_no_version(client):
     assert client.pkg('GET', '/vnf_packages').status_int == 200
 
 
-@pytest.mark.parametrize(
-    'path,prefix',
-    [
-        ('/vnflcm/api_versions', '/vnflcm'),
-        ('/vnflcm/v2/api_versions', '/vnflcm/v2'),
-        ('/vnfpkgm/v1/api_versions', '/vnfpkgm/v1'),
-    ],
-)
-def test_api_versions(client, path, prefix):
-    resp = client.request('GET', path, headers={'Version': '2.0.0'})
-    body = json_of(resp)
-    assert body['uriPrefix'] == prefix
-    assert body['apiVersions'][0]['version']
-
-
 def test_wrong_content_type_is_415(client):
     resp = client.lcm(
         'POST',

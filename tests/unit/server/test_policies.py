@@ -7,6 +7,7 @@ import pytest
 from oslo_context import context
 from oslo_policy import policy
 
+from vnfm.common import context as vnfm_context
 from vnfm.server import policies
 
 LCM = policies.LCM
@@ -118,3 +119,22 @@ def test_no_change_is_open_to_a_reader(rule):
     """change_flavour was owner-level (any role of the project)."""
     assert not policies.check(rule, OWN, _ctx('p1', 'reader'))
     assert not policies.check(rule, OWN, _ctx('p1', 'heat_stack_owner'))
+
+
+def test_policies_have_operations_and_project_default():
+    rules = {r.name: r for r in policies.list_rules()}
+    create = rules[policies.LCM + 'create']
+    assert create.operations == [
+        {'method': 'POST', 'path': '/vnflcm/v2/vnf_instances'}
+    ]
+    policies.reset()
+    # Keystone puts the implied role reader in a member's token.
+    member = vnfm_context.RequestContext(
+        user_id='u', project_id='p', roles=['member', 'reader']
+    )
+    rule = policies.LCM + 'show'
+    assert policies.check(rule, {'project_id': 'p'}, member)
+    assert not policies.check(rule, {'project_id': 'other'}, member)
+    assert policies.check(
+        rule, {'project_id': 'other'}, vnfm_context.get_admin_context()
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import time
 import zipfile
@@ -82,3 +83,9 @@ def context(
     if target:
         ctx.target_vnfd, ctx.target_package = package(target)
     return ctx
+
+
+@functools.cache
+def sample_flavour(name: str = 'vm_simple', flavour_id: str = 'simple'):
+    """A flavour of a sample package, as the drivers get it (read once)."""
+    return read_csar(build_csar(str(SAMPLES / name))).vnfd.flavours[flavour_id]

@@ -1,40 +1,20 @@
-"""/vnflcm/v1 (API 1.3.0): the v1 request and response shapes over the
-shared v2 path."""
+"""/vnflcm/v1/vnf_instances (API 1.3.0): the v1 request and response
+shapes over the shared v2 path."""
 
 from __future__ import annotations
 
 import pytest
-from oslo_policy import policy
 
 from tests.unit.server.conftest import json_of
 from tests.unit.server.conftest import make_instance
-from tests.unit.server.conftest import make_op
 from tests.unit.server.conftest import make_package
 from vnfm.common import crypto
 from vnfm.db import api as db
 from vnfm.db import registry
-from vnfm.server import policies
 
-V1 = {'Version': '1.3.0'}
-VIM = [
-    {
-        'id': 'vim1',
-        'vimType': 'VNFM.NOOP.V_1',
-        'accessInfo': {'username': 'admin', 'password': 'SECRET-PW'},
-    }
-]
-
-
-def v1(client, method, path, body=None, **kw):
-    kw['headers'] = {**V1, **(kw.get('headers') or {})}
-    return client.request(method, '/vnflcm/v1' + path, body, **kw)
-
-
-def _op_id(resp) -> str:
-    assert resp.status_int == 202, resp.body
-    location = resp.headers['Location']
-    assert location.startswith('http://localhost/vnflcm/v1/vnf_lcm_op_occs/')
-    return location.rsplit('/', 1)[1]
+from .calls import VIM
+from .calls import op_id_of
+from .calls import v1
 
 
 def test_create_show_list_in_v1_shape(client):
@@ -108,30 +88,6 @@ def test_create_errors_are_problem_details(client):
     assert resp.headers['Version'] == '1.3.0'
 
 
-@pytest.mark.parametrize(
-    'headers, status',
-    [
-        ({}, 200),
-        ({'Version': '1.0.0'}, 200),
-        ({'Version': '2.0.0'}, 406),
-        ({'Version': 'one'}, 400),
-    ],
-)
-def test_version_header(client, headers, status):
-    resp = client.request('GET', '/vnflcm/v1/vnf_instances', headers=headers)
-    assert resp.status_int == status
-    assert resp.headers['Version'] == '1.3.0'
-
-
-def test_api_versions(client):
-    assert json_of(client.request('GET', '/vnflcm/v1/api_versions')) == {
-        'uriPrefix': '/vnflcm/v1',
-        'apiVersions': [{'version': '1.3.0', 'isDeprecated': False}],
-    }
-    listed = json_of(client.request('GET', '/vnflcm/api_versions'))
-    assert [v['version'] for v in listed['apiVersions']] == ['1.3.0', '2.0.0']
-
-
 def test_instantiate_stores_the_v2_form(client, rpc):
     inst = make_instance(make_package())
     resp = v1(
@@ -140,7 +96,7 @@ def test_instantiate_stores_the_v2_form(client, rpc):
         f'/vnf_instances/{inst["id"]}/instantiate',
         {'flavourId': 'simple', 'vimConnectionInfo': VIM},
     )
-    op_id = _op_id(resp)
+    op_id = op_id_of(resp)
     assert resp.headers['Version'] == '1.3.0'
     assert rpc.calls == [('start_lcm_op', (op_id,))]
     row = db.op_get(op_id)
@@ -196,7 +152,7 @@ def test_tasks_on_an_instantiated_instance(
 ):
     driver_supports('CHANGE_EXT_CONN')
     inst = make_instance(make_package(), state='INSTANTIATED')
-    op_id = _op_id(
+    op_id = op_id_of(
         v1(client, 'POST', f'/vnf_instances/{inst["id"]}/{task}', body)
     )
     row = db.op_get(op_id)
@@ -222,7 +178,7 @@ def test_heal_names_vnfc_resources(client):
             'vnfcInfo': [{'id': 'VDU1-r1', 'vnfcResourceInfoId': 'r1'}],
         },
     )
-    op_id = _op_id(
+    op_id = op_id_of(
         v1(
             client,
             'POST',
@@ -254,7 +210,7 @@ def test_modify_with_vnf_pkg_id(client):
         vim_connection_info={'old': {'vimType': 't'}},
     )
     new = make_package('vnfd-2')
-    op_id = _op_id(
+    op_id = op_id_of(
         v1(
             client,
             'PATCH',
@@ -300,140 +256,6 @@ def test_delete(client):
     assert v1(client, 'GET', f'/vnf_instances/{inst["id"]}').status_int == 404
 
 
-@pytest.fixture
-def failed(database):
-    inst = make_instance(make_package(), state='INSTANTIATED')
-    return make_op(
-        inst,
-        state='FAILED_TEMP',
-        operation='HEAL',
-        error={'status': 500, 'detail': 'boom'},
-    )
-
-
-def test_op_list_and_show(client, failed):
-    listed = json_of(v1(client, 'GET', '/vnf_lcm_op_occs'))
-    assert [o['id'] for o in listed] == [failed['id']]
-    assert 'operationParams' not in listed[0]
-    assert listed[0]['_links']['self']['href'].startswith(
-        'http://localhost/vnflcm/v1/'
-    )
-    shown = json_of(v1(client, 'GET', f'/vnf_lcm_op_occs/{failed["id"]}'))
-    assert shown['error']['detail'] == 'boom'
-    assert set(shown['_links']) == {
-        'self',
-        'vnfInstance',
-        'retry',
-        'rollback',
-        'fail',
-    }
-
-
-@pytest.mark.parametrize(
-    'task, state', [('retry', 'PROCESSING'), ('rollback', 'ROLLING_BACK')]
-)
-def test_retry_and_rollback(client, rpc, failed, task, state):
-    resp = v1(client, 'POST', f'/vnf_lcm_op_occs/{failed["id"]}/{task}')
-    assert _op_id(resp) == failed['id']
-    assert db.op_get(failed['id'])['operation_state'] == state
-    assert rpc.calls == [('start_lcm_op', (failed['id'],))]
-
-
-def test_fail_and_cancel(client, failed):
-    # The client's cancel sends a body and no Version header.
-    resp = client.request(
-        'POST',
-        f'/vnflcm/v1/vnf_lcm_op_occs/{failed["id"]}/cancel',
-        {'cancelMode': 'FORCEFUL'},
-    )
-    assert resp.status_int == 409
-    resp = v1(client, 'POST', f'/vnf_lcm_op_occs/{failed["id"]}/fail')
-    assert resp.status_int == 200
-    body = json_of(resp)
-    assert body['operationState'] == 'FAILED'
-    assert body['_links']['self']['href'].startswith(
-        'http://localhost/vnflcm/v1/'
-    )
-    assert (
-        v1(client, 'POST', f'/vnf_lcm_op_occs/{failed["id"]}/retry').status_int
-        == 409
-    )
-
-
-def test_subscriptions(client, receiver):
-    sub = {
-        'callbackUri': receiver.url,
-        'authentication': {
-            'authType': ['BASIC'],
-            'paramsBasic': {'userName': 'u', 'password': 'SECRET'},
-        },
-    }
-    resp = v1(client, 'POST', '/subscriptions', sub)
-    assert resp.status_int == 201
-    body = json_of(resp)
-    href = f'http://localhost/vnflcm/v1/subscriptions/{body["id"]}'
-    assert resp.headers['Location'] == href
-    assert body == {
-        'id': body['id'],
-        'callbackUri': receiver.url,
-        '_links': {'self': {'href': href}},
-    }
-    # The callbackUri was tested with the v1 API version.
-    assert [t['headers']['Version'] for t in receiver.tests] == ['1.3.0']
-    assert registry.subscription_get(body['id'])['api_version'] == '1'
-    again = v1(client, 'POST', '/subscriptions', sub)
-    assert again.status_int == 303 and again.headers['Location'] == href
-    # A v2 subscription with the same callback is another subscription,
-    # not shown by /vnflcm/v1.
-    v2 = client.lcm('POST', '/subscriptions', sub)
-    assert v2.status_int == 201
-    v2_id = json_of(v2)['id']
-    assert [s['id'] for s in json_of(v1(client, 'GET', '/subscriptions'))] == [
-        body['id']
-    ]
-    assert v1(client, 'GET', f'/subscriptions/{v2_id}').status_int == 404
-    assert json_of(v1(client, 'GET', f'/subscriptions/{body["id"]}')) == body
-    assert (
-        v1(client, 'DELETE', f'/subscriptions/{body["id"]}').status_int == 204
-    )
-    assert v1(client, 'GET', '/subscriptions').body == b'[]'
-
-
-def test_v1_policy_rules_are_tackers_names(client):
-    names = {r.name for r in policies.list_rules()}
-    for rule in (
-        'create',
-        'index',
-        'show',
-        'delete',
-        'update_vnf',
-        'instantiate',
-        'terminate',
-        'heal',
-        'scale',
-        'scale_to_level',
-        'operate',
-        'change_ext_conn',
-        'list_lcm_op_occs',
-        'show_lcm_op_occs',
-        'retry',
-        'rollback',
-        'fail',
-        'cancel',
-        'api_versions',
-    ):
-        assert f'os_nfv_orchestration_api:vnf_instances:{rule}' in names
-    policies.get_enforcer().set_rules(
-        policy.Rules.from_dict(
-            {'os_nfv_orchestration_api:vnf_instances:index': '!'}
-        ),
-        overwrite=False,
-        use_conf=False,
-    )
-    assert v1(client, 'GET', '/vnf_instances').status_int == 403
-    assert client.lcm('GET', '/vnf_instances').status_int == 200
-
-
 @pytest.mark.parametrize('vim_type', ['kubernetes', 'ETSINFV.KUBERNETES.V_1'])
 def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
     client, rpc, vim_type
@@ -450,7 +272,7 @@ def test_tacker_v1_vim_type_names_are_taken_and_shown_as_given(
         }
     )
     vim = [{'id': 'k8s', 'vimId': registered['id'], 'vimType': vim_type}]
-    op_id = _op_id(
+    op_id = op_id_of(
         v1(
             client,
             'POST',

@@ -8,7 +8,7 @@ import pytest
 from vnfm.clients.kubernetes import connection
 from vnfm.clients.kubernetes import errors
 
-from .policies import DEFAULT as POLICY
+from ..policies import DEFAULT as POLICY
 
 
 def _vim(iface=None, access=None):

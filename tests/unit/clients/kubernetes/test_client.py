@@ -12,7 +12,7 @@ from vnfm.clients.kubernetes import client
 from vnfm.clients.kubernetes import errors
 from vnfm.conf import CONF
 
-from .webserver import Web
+from ..webserver import Web
 
 
 class _Pause:
