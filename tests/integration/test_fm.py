@@ -113,61 +113,70 @@ def test_alarms_with_the_real_client(
     inst_id, vnfc_id = instance
     sub_id = _subscribe(client, receiver, inst_id, tmp_path)
     try:
-        # Alertmanager retries a post it got no answer to: one alarm.
-        answers = [_post(api, _alert(inst_id, vnfc_id)) for _ in range(3)]
-        assert [a['raised'] for a in answers] == [1, 0, 0]
-
-        [row] = [
-            a
-            for a in client.json('vnffm', 'alarm', 'list', api_version=FM)
-            if a['Managed Object Id'] == inst_id
-        ]
-        assert row['Ack State'] == 'UNACKNOWLEDGED'
-        assert row['Perceived Severity'] == 'CRITICAL'
-        shown = client.json(
-            'vnffm', 'alarm', 'show', row['ID'], api_version=FM
-        )
-        assert shown['Vnfc Instance Ids'] == [vnfc_id]
-        updated = client.json(
-            'vnffm',
-            'alarm',
-            'update',
-            row['ID'],
-            '--ack-state',
-            'ACKNOWLEDGED',
-            api_version=FM,
-        )
-        assert updated == {'Ack State': 'ACKNOWLEDGED'}
-        again = api.request(
-            'PATCH',
-            f'/vnffm/v1/alarms/{row["ID"]}',
-            version='1.3.0',
-            json={'ackState': 'ACKNOWLEDGED'},
-        )
-        assert again.status_code == 409
-
-        _post(
-            api,
-            _alert(
-                inst_id,
-                vnfc_id,
-                status='resolved',
-                ends_at='2026-11-27T10:05:00Z',
-            ),
-        )
-        raised, cleared = receiver.wait(2, timeout=30)
-        assert raised['body']['notificationType'] == 'AlarmNotification'
-        assert raised['body']['alarm']['id'] == row['ID']
-        assert raised['headers']['Version'] == '1.3.0'
-        assert cleared['body']['notificationType'] == (
-            'AlarmClearedNotification'
-        )
-        assert cleared['body']['alarmId'] == row['ID']
-        [alarm] = _alarms(api, inst_id)
-        assert alarm['perceivedSeverity'] == 'CLEARED'
-        assert alarm['alarmClearedTime'].startswith('2026-11-27T10:05:00')
+        alarm_id = _raise_once_despite_retries(client, api, inst_id, vnfc_id)
+        _acknowledge(client, api, alarm_id)
+        _clear_and_notify(api, receiver, inst_id, vnfc_id, alarm_id)
     finally:
         client.run('vnffm', 'sub', 'delete', sub_id, api_version=FM)
+
+
+def _raise_once_despite_retries(
+    client, api, inst_id: str, vnfc_id: str
+) -> str:
+    # Alertmanager retries a post it got no answer to: one alarm.
+    answers = [_post(api, _alert(inst_id, vnfc_id)) for _ in range(3)]
+    assert [a['raised'] for a in answers] == [1, 0, 0]
+
+    [row] = [
+        a
+        for a in client.json('vnffm', 'alarm', 'list', api_version=FM)
+        if a['Managed Object Id'] == inst_id
+    ]
+    assert row['Ack State'] == 'UNACKNOWLEDGED'
+    assert row['Perceived Severity'] == 'CRITICAL'
+    shown = client.json('vnffm', 'alarm', 'show', row['ID'], api_version=FM)
+    assert shown['Vnfc Instance Ids'] == [vnfc_id]
+    return row['ID']
+
+
+def _acknowledge(client, api, alarm_id: str) -> None:
+    updated = client.json(
+        'vnffm',
+        'alarm',
+        'update',
+        alarm_id,
+        '--ack-state',
+        'ACKNOWLEDGED',
+        api_version=FM,
+    )
+    assert updated == {'Ack State': 'ACKNOWLEDGED'}
+    again = api.request(
+        'PATCH',
+        f'/vnffm/v1/alarms/{alarm_id}',
+        version='1.3.0',
+        json={'ackState': 'ACKNOWLEDGED'},
+    )
+    assert again.status_code == 409
+
+
+def _clear_and_notify(
+    api, receiver, inst_id: str, vnfc_id: str, alarm_id: str
+) -> None:
+    _post(
+        api,
+        _alert(
+            inst_id, vnfc_id, status='resolved', ends_at='2026-11-27T10:05:00Z'
+        ),
+    )
+    raised, cleared = receiver.wait(2, timeout=30)
+    assert raised['body']['notificationType'] == 'AlarmNotification'
+    assert raised['body']['alarm']['id'] == alarm_id
+    assert raised['headers']['Version'] == '1.3.0'
+    assert cleared['body']['notificationType'] == 'AlarmClearedNotification'
+    assert cleared['body']['alarmId'] == alarm_id
+    [alarm] = _alarms(api, inst_id)
+    assert alarm['perceivedSeverity'] == 'CLEARED'
+    assert alarm['alarmClearedTime'].startswith('2026-11-27T10:05:00')
 
 
 def _enable_autoheal(api, inst_id: str) -> None:

@@ -94,6 +94,17 @@ def test_package_lifecycle_is_notified(
     api, services, receiver, other_receiver, subscribe, own_package
 ) -> None:
     zip_path, vnfd_id = own_package
+    sub, other = _subscribe_both(receiver, other_receiver, subscribe, vnfd_id)
+    pkg_id, got = _onboard_disable_delete(api, receiver, zip_path)
+    _check_notifications(services, receiver, got, pkg_id, vnfd_id, sub)
+    # The filter of the other subscription selected none of it: no outbox
+    # row, written with each change, exists for it.
+    with testing_db.use_database(services.db_url):
+        assert outbox.notification_list({'subscription_id': other['id']}) == []
+    assert other_receiver.received == []
+
+
+def _subscribe_both(receiver, other_receiver, subscribe, vnfd_id: str):
     receiver.required_auth = (
         'Basic ' + base64.b64encode(f'{USER}:{PASSWORD}'.encode()).decode()
     )
@@ -108,7 +119,11 @@ def test_package_lifecycle_is_notified(
         receiver.required_auth
     ]
     assert len(other_receiver.tests) == 1
+    return sub, other
 
+
+def _onboard_disable_delete(api, receiver, zip_path) -> tuple[str, list]:
+    """Onboard, disable and delete a package; what the receiver got."""
     pkg_id = api.onboard(zip_path)['id']
     [onboarded] = receiver.wait(1, timeout=30)
     pkg = f'{PKGS}/{pkg_id}'
@@ -119,8 +134,11 @@ def test_package_lifecycle_is_notified(
     r = api.request('DELETE', pkg, version=None)
     assert r.status_code == 204, r.text
     got = receiver.wait(3, timeout=30)
-
     assert got[0] == onboarded
+    return pkg_id, got
+
+
+def _check_notifications(services, receiver, got, pkg_id, vnfd_id, sub):
     bodies = [g['body'] for g in got]
     assert [
         (b['notificationType'], b.get('changeType'), b.get('operationalState'))
@@ -144,11 +162,6 @@ def test_package_lifecycle_is_notified(
     assert {g['headers']['Authorization'] for g in got} == {
         receiver.required_auth
     }
-    # The filter of the other subscription selected none of it: no outbox
-    # row, written with each change, exists for it.
-    with testing_db.use_database(services.db_url):
-        assert outbox.notification_list({'subscription_id': other['id']}) == []
-    assert other_receiver.received == []
 
 
 def test_subscriptions_are_a_resource_of_the_package_api(
