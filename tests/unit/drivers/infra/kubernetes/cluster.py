@@ -49,10 +49,23 @@ class FakeKube:
     """Replicas by workload name; records calls in order."""
 
     def __init__(self, replicas: dict[str, int]) -> None:
-        self.replicas = dict(replicas)
         self.calls: list[tuple] = []
         self.requests = 0
         self.refuse: str | None = None  # a workload whose patch fails
+        self.absent: list[str] = []  # uids the last wait_ready wanted gone
+        self.made = dict.fromkeys(replicas, 0)  # Pods made per workload
+        self.live: dict[str, list[str]] = {w: [] for w in replicas}
+        self.replicas = dict(replicas)
+        for workload, n in replicas.items():
+            self._set(workload, n)
+
+    def _set(self, workload: str, n: int) -> None:
+        """``n`` Pods, the newest going first, new ones named in turn."""
+        live = self.live[workload][:n]
+        while len(live) < n:
+            live.append(f'{workload}-{self.made[workload]}')
+            self.made[workload] += 1
+        self.live[workload] = live
 
     def __enter__(self) -> FakeKube:
         return self
@@ -66,6 +79,7 @@ class FakeKube:
         if name == self.refuse:
             raise k8s.KubernetesError(f'{kind} {ns}/{name}: forbidden')
         self.replicas[name] = body['spec']['replicas']
+        self._set(name, self.replicas[name])
         return {
             'apiVersion': api_version,
             'kind': kind,
@@ -77,6 +91,20 @@ class FakeKube:
         self.calls.append(('delete', kind, name, grace))
         return True
 
+    def get(self, api_version, kind, name, ns) -> Obj | None:
+        assert (kind, ns) == ('Pod', NS)
+        for pods in self.live.values():
+            if name in pods:
+                return {'metadata': {'name': name, 'uid': f'uid-{name}'}}
+        return None
+
+    def evict_until(self, name, ns, grace, deadline) -> None:
+        """The Pod goes; its controller makes another."""
+        self.calls.append(('evict', name, grace))
+        workload = name.rsplit('-', 1)[0]
+        self.live[workload] = [p for p in self.live[workload] if p != name]
+        self._set(workload, self.replicas[workload])
+
     def pods(self, workloads: list[Obj]) -> dict[tuple, list[Obj]]:
         """The Pods of each workload, by (kind, namespace, name)."""
         out = {}
@@ -84,10 +112,10 @@ class FakeKube:
             name = w['metadata']['name']
             out[(w['kind'], NS, name)] = [
                 {
-                    'metadata': {'name': f'{name}-{i}', 'namespace': NS},
+                    'metadata': {'name': pod, 'namespace': NS},
                     'spec': {'terminationGracePeriodSeconds': 30},
                 }
-                for i in range(self.replicas.get(name, 0))
+                for pod in self.live.get(name, [])
             ]
         return out
 
@@ -96,6 +124,7 @@ class FakeKube:
         self.calls.append(
             ('wait_ready', *sorted(w['metadata']['name'] for w in workloads))
         )
+        self.absent = list(rest[0]) if rest else []
         return self.pods(workloads)
 
     def list_pods(self, kube, workloads, selector):

@@ -67,7 +67,12 @@ def test_a_forceful_stop_gives_no_grace_and_the_default_is_the_config(
     )
     assert set(_deleted(kube).values()) == {0}
     kube.calls.clear()
-    kube.replicas = {'web': 2, 'db': 1}
+    kube.patch(
+        'apps/v1', 'Deployment', 'web', 'cnf', {'spec': {'replicas': 2}}
+    )
+    kube.patch(
+        'apps/v1', 'StatefulSet', 'db', 'cnf', {'spec': {'replicas': 1}}
+    )
     conf('graceful_termination_timeout', 7, group='kubernetes')
     operate.operate(cluster.context('OPERATE', _info(), STOP))
     assert set(_deleted(kube).values()) == {7}
