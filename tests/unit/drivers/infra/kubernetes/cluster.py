@@ -11,12 +11,15 @@ import pytest
 from vnfm.clients import kubernetes as k8s
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.kubernetes import common
+from vnfm.drivers.infra.kubernetes import lifecycle
+from vnfm.drivers.infra.kubernetes import resources
 from vnfm.drivers.infra.kubernetes import vnfcs
 
 Obj = dict[str, Any]
 IID = 'inst-1'
 NS = 'cnf'
 VIM_ID = 'vim-1'
+MANIFESTS = 'Files/kubernetes/cnf.yaml'  # what the instance was deployed with
 
 # VDU1 (Deployment web) scales by vdu1_aspect, 1 + 1 a step up to 3
 # steps, at most 4 Pods; VDU2 (StatefulSet db) keeps its one Pod.
@@ -53,6 +56,8 @@ class FakeKube:
         self.requests = 0
         self.refuse: str | None = None  # a workload whose patch fails
         self.absent: list[str] = []  # uids the last wait_ready wanted gone
+        self.forced_rollback = False  # as the last wait_ready was told
+        self.objects = {'web', 'db', 'config-v1'}  # the instance's objects
         self.made = dict.fromkeys(replicas, 0)  # Pods made per workload
         self.live: dict[str, list[str]] = {w: [] for w in replicas}
         self.replicas = dict(replicas)
@@ -119,12 +124,50 @@ class FakeKube:
             ]
         return out
 
+    def apply(self, kube: Any, obj: Obj, instance_id: str) -> tuple[Obj, bool]:
+        """Create or update one object; its workload runs its replicas."""
+        assert instance_id == IID
+        name = obj['metadata']['name']
+        self.calls.append(('apply', obj['kind'], name))
+        new = name not in self.objects
+        self.objects.add(name)
+        replicas = (obj.get('spec') or {}).get('replicas')
+        if replicas is not None:
+            self.live.setdefault(name, [])
+            self.made.setdefault(name, 0)
+            self.replicas[name] = replicas
+            self._set(name, replicas)
+        return obj, new
+
+    def prepare(self, kube, package, files, namespace, flavour, iid, counts):
+        """resources.prepare of a package named ``package``: the VDU
+        workloads at ``counts`` and a ConfigMap named after the package."""
+        self.calls.append(('prepare', package, list(files), dict(counts)))
+        vdus = {}
+        for vdu_id, (version, kind, name) in WORKLOADS.items():
+            if vdu_id in (flavour.get('vdus') or {}):
+                vdus[vdu_id] = {
+                    'apiVersion': version,
+                    'kind': kind,
+                    'metadata': {'name': name, 'namespace': NS},
+                    'spec': {'replicas': counts[vdu_id]},
+                }
+        objects = [configmap(package), *vdus.values()]
+        return resources.Deployed(NS, list(files), objects, vdus)
+
+    def delete_refs(self, ctx, kube, refs, grace, propagation) -> None:
+        self.calls.append(
+            ('delete_refs', sorted(r['name'] for r in refs), propagation)
+        )
+        self.objects -= {r['name'] for r in refs}
+
     def wait_ready(self, kube, workloads, selector, deadline, *rest):
         assert selector == common.selector(IID)
         self.calls.append(
             ('wait_ready', *sorted(w['metadata']['name'] for w in workloads))
         )
         self.absent = list(rest[0]) if rest else []
+        self.forced_rollback = bool(rest[1:] and rest[1])
         return self.pods(workloads)
 
     def list_pods(self, kube, workloads, selector):
@@ -136,8 +179,20 @@ class FakeKube:
         )
 
 
+def configmap(package: str) -> Obj:
+    """The ConfigMap of package ``package`` (v1: the instance's)."""
+    return {
+        'apiVersion': 'v1',
+        'kind': 'ConfigMap',
+        'metadata': {'name': f'config-{package}', 'namespace': NS},
+    }
+
+
 def install(monkeypatch: pytest.MonkeyPatch, kube: FakeKube) -> FakeKube:
     """Make the driver's operations talk to ``kube``."""
+    monkeypatch.setattr(k8s, 'apply', kube.apply)
+    monkeypatch.setattr(resources, 'prepare', kube.prepare)
+    monkeypatch.setattr(lifecycle, 'delete_refs', kube.delete_refs)
     monkeypatch.setattr(common, 'kube_for', lambda ctx: (VIM_ID, kube))
     monkeypatch.setattr(k8s, 'wait_ready', kube.wait_ready)
     monkeypatch.setattr(k8s, 'list_pods', kube.list_pods)
@@ -155,12 +210,15 @@ def instance_info(levels: dict[str, int], **pods: int) -> Obj:
     }
     kinds = {vdu: WORKLOADS[vdu][1] for vdu in pods}
     entries = vnfcs.build(IID, [], names, kinds, VIM_ID)
+    vdus = {
+        vdu: {'apiVersion': v, 'kind': k, 'name': n, 'namespace': NS}
+        for vdu, (v, k, n) in WORKLOADS.items()
+    }
     meta = {
         'namespace': NS,
-        'vdus': {
-            vdu: {'apiVersion': v, 'kind': k, 'name': n, 'namespace': NS}
-            for vdu, (v, k, n) in WORKLOADS.items()
-        },
+        resources.DEF_FILES: [MANIFESTS],
+        'resources': [resources.ref_of(configmap('v1')), *vdus.values()],
+        'vdus': vdus,
     }
     return common.vnf_info('simple', flavour, levels, entries, meta) | {
         'metadata': meta
@@ -168,18 +226,25 @@ def instance_info(levels: dict[str, int], **pods: int) -> Obj:
 
 
 def context(
-    operation: str, info: Obj, request: Obj, work: Obj | None = None
+    operation: str,
+    info: Obj,
+    request: Obj,
+    work: Obj | None = None,
+    **more: Any,
 ) -> base.InfraContext:
+    """The context of a step; ``package``, ``target_package``: names the
+    stand-in's prepare makes a package's objects of."""
     return base.InfraContext(
         operation=operation,
         vnf_instance={'id': IID, 'instantiatedVnfInfo': info},
         request=request,
-        vnfd=VNFD,
+        vnfd=more.pop('vnfd', VNFD),
         flavour_id='simple',
         vim_connection_info={VIM_ID: {}},
-        package=None,  # type: ignore[arg-type]
+        package=more.pop('package', 'v1'),
         deadline=time.monotonic() + 60,
         work=dict(work or {}),
+        **more,
     )
 
 
