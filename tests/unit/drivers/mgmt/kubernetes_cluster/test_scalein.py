@@ -42,18 +42,18 @@ def _vnfc(vnfc_id: str, vdu_id: str, created: str) -> dict[str, Any]:
     }
 
 
-def _vm(vnfc_id: str, role: str = 'WORKER') -> nodes.VmNode:
+def _vm(vnfc_id: str, role: str = nodes.WORKER) -> nodes.VmNode:
     return nodes.VmNode(
         role=role,
         vnfc_id=vnfc_id,
-        vdu_id='workerNode' if role == 'WORKER' else 'masterNode',
+        vdu_id='workerNode' if role == nodes.WORKER else 'masterNode',
         resource_id=f'server-{vnfc_id}',
         ssh_address='198.18.0.1',
         node_address='198.18.0.1',
     )
 
 
-CLUSTER = [_vm('m1', 'MASTER'), _vm('w1'), _vm('w2'), _vm('w3')]
+CLUSTER = [_vm('m1', nodes.MASTER), _vm('w1'), _vm('w2'), _vm('w3')]
 INFO = {
     'flavourId': 'cluster_install',
     'scaleStatus': [{'aspectId': 'worker_instance', 'scaleLevel': 2}],
