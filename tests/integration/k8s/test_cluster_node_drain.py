@@ -54,23 +54,7 @@ def test_drain_respects_the_budget_then_deletes_the_node(
     short_evictions: None,
 ) -> None:
     core = client.CoreV1Api(k8s_api)
-    pod = {
-        'apiVersion': 'v1',
-        'kind': 'Pod',
-        'metadata': {'name': 'web-0', 'labels': {'app': 'web'}},
-        'spec': {
-            'nodeName': vm_node,
-            'containers': [{'name': 'c', 'image': 'web:1'}],
-        },
-    }
-    core.create_namespaced_pod(namespace, pod)  # type: ignore[arg-type]
-    now = podstatus.now_rfc3339()
-    ready = {'type': 'Ready', 'status': 'True', 'lastTransitionTime': now}
-    core.patch_namespaced_pod_status(  # a Pending Pod ignores budgets
-        'web-0',
-        namespace,
-        {'status': {'phase': 'Running', 'conditions': [ready]}},
-    )
+    _run_ready_pod_web_0_on(core, namespace, vm_node)
     budget = {
         'apiVersion': 'policy/v1beta1',
         'kind': 'PodDisruptionBudget',
@@ -98,3 +82,27 @@ def test_drain_respects_the_budget_then_deletes_the_node(
     left = core.read_namespaced_pod('web-0', namespace)
     assert left.metadata.deletion_timestamp is not None  # evicted
     core.delete_namespaced_pod('web-0', namespace, grace_period_seconds=0)
+
+
+def _run_ready_pod_web_0_on(
+    core: client.CoreV1Api, namespace: str, node: str
+) -> None:
+    """Pod web-0 (app=web) on ``node``, Running and Ready (a Pending Pod
+    ignores budgets)."""
+    pod = {
+        'apiVersion': 'v1',
+        'kind': 'Pod',
+        'metadata': {'name': 'web-0', 'labels': {'app': 'web'}},
+        'spec': {
+            'nodeName': node,
+            'containers': [{'name': 'c', 'image': 'web:1'}],
+        },
+    }
+    core.create_namespaced_pod(namespace, pod)  # type: ignore[arg-type]
+    now = podstatus.now_rfc3339()
+    ready = {'type': 'Ready', 'status': 'True', 'lastTransitionTime': now}
+    core.patch_namespaced_pod_status(  # a Pending Pod ignores budgets
+        'web-0',
+        namespace,
+        {'status': {'phase': 'Running', 'conditions': [ready]}},
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from kubernetes import client
@@ -50,6 +51,27 @@ def test_running_pod_status_is_complete(
     k8s_api: client.ApiClient, namespace: str
 ) -> None:
     core = client.CoreV1Api(k8s_api)
+    pod = _run_pod_full_with_init_and_two_containers(core, namespace)
+    status = pod.status
+    assert status.pod_ip.startswith('10.244.')
+    assert status.host_ip.startswith('192.0.2.')
+    assert status.start_time is not None
+    assert {c.type: c.status for c in status.conditions} == {
+        'Initialized': 'True',
+        'Ready': 'True',
+        'ContainersReady': 'True',
+        'PodScheduled': 'True',
+    }
+    _assert_init_completed_and_app_running(status)
+    node = core.read_node(pod.spec.node_name)
+    assert status.host_ip in {a.address for a in node.status.addresses}
+
+
+def _run_pod_full_with_init_and_two_containers(
+    core: client.CoreV1Api, namespace: str
+) -> Any:
+    """Pod full (init container setup; app nginx:1.19 and side), once
+    Running."""
     core.create_namespaced_pod(
         namespace,
         {
@@ -63,7 +85,7 @@ def test_running_pod_status_is_complete(
             },
         },
     )
-    pod = eventually(
+    return eventually(
         lambda: (
             (p := core.read_namespaced_pod('full', namespace)).status.phase
             == 'Running'
@@ -71,16 +93,9 @@ def test_running_pod_status_is_complete(
         ),
         'pod full Running',
     )
-    status = pod.status
-    assert status.pod_ip.startswith('10.244.')
-    assert status.host_ip.startswith('192.0.2.')
-    assert status.start_time is not None
-    assert {c.type: c.status for c in status.conditions} == {
-        'Initialized': 'True',
-        'Ready': 'True',
-        'ContainersReady': 'True',
-        'PodScheduled': 'True',
-    }
+
+
+def _assert_init_completed_and_app_running(status: Any) -> None:
     init = status.init_container_statuses[0]
     assert (init.name, init.state.terminated.reason, init.ready) == (
         'setup',
@@ -95,8 +110,6 @@ def test_running_pod_status_is_complete(
     )
     assert app.ready and app.started and app.restart_count == 0
     assert app.state.running.started_at is not None
-    node = core.read_node(pod.spec.node_name)
-    assert status.host_ip in {a.address for a in node.status.addresses}
 
 
 def test_failing_init_container_blocks_the_pod(
