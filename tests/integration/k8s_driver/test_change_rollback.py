@@ -38,18 +38,7 @@ def test_rollback_of_failed_change_restores_a_statefulset(
         {STS: ('image: postgres:16', 'image: no-such-image:16')},
         add={STS: STATEFULSET},
     )
-    request = {
-        'flavourId': 'simple',
-        'additionalParams': {
-            'lcm-kubernetes-def-files': DEF_FILES,
-            'namespace': namespace,
-        },
-    }
-    ctx = make_ctx('INSTANTIATE', request, package=files, vnfd=vnfd)
-    instance = {
-        **ctx.vnf_instance,
-        'instantiatedVnfInfo': DRIVER.instantiate(ctx).instantiated_vnf_info,
-    }
+    instance = _instantiated(make_ctx, namespace, files, vnfd)
     before = _template(kube, namespace)
     change = {
         'vnfdId': bad_vnfd['vnfd_id'],
@@ -78,6 +67,28 @@ def test_rollback_of_failed_change_restores_a_statefulset(
     DRIVER.rollback_change_vnfpkg(ctx_of(work=failed.value.work))
 
     assert _template(kube, namespace) == before
+    _assert_the_statefulset_runs_its_old_image_ready(kube, namespace, instance)
+
+
+def _instantiated(make_ctx, namespace: str, files, vnfd) -> dict:
+    """The VNF instance after instantiating the package in ``namespace``."""
+    request = {
+        'flavourId': 'simple',
+        'additionalParams': {
+            'lcm-kubernetes-def-files': DEF_FILES,
+            'namespace': namespace,
+        },
+    }
+    ctx = make_ctx('INSTANTIATE', request, package=files, vnfd=vnfd)
+    return {
+        **ctx.vnf_instance,
+        'instantiatedVnfInfo': DRIVER.instantiate(ctx).instantiated_vnf_info,
+    }
+
+
+def _assert_the_statefulset_runs_its_old_image_ready(
+    kube, namespace: str, instance: dict
+) -> None:
     sts = kube.get('apps/v1', 'StatefulSet', 'vdu1', namespace)
     selector = f'{k8s.INSTANCE_LABEL}={instance["id"]}'
     pods = k8s.list_pods(kube, [sts], selector)
