@@ -187,23 +187,8 @@ def test_change_vnfpkg_rolls_the_deployment(make_ctx, kube, namespace):
             )
         }
     )
-    change = make_ctx(
-        'CHANGE_VNFPKG',
-        {
-            'vnfdId': vnfd['vnfd_id'],
-            'additionalParams': {
-                'lcm-kubernetes-def-files': [
-                    'Files/kubernetes/configmap.yaml',
-                    'Files/kubernetes/secret.yaml',
-                    'Files/kubernetes/deployment.yaml',
-                    'Files/kubernetes/pod.yaml',
-                ],
-                'upgrade_type': 'RollingUpdate',
-            },
-        },
-        instance,
-        target_package=files,
-        target_vnfd=vnfd,
+    change = _change_to_nginx_1_27_without_the_service(
+        make_ctx, instance, files, vnfd
     )
     changed = DRIVER.change_vnfpkg(change)
     new = changed.instantiated_vnf_info
@@ -237,6 +222,29 @@ def test_change_vnfpkg_rolls_the_deployment(make_ctx, kube, namespace):
         'nginx:1.25'
     )
     assert kube.get('v1', 'Service', 'cnf-simple-web', namespace)
+
+
+def _change_to_nginx_1_27_without_the_service(make_ctx, instance, files, vnfd):
+    """The CHANGE_VNFPKG context to ``files``, whose manifest list leaves
+    out the Service."""
+    return make_ctx(
+        'CHANGE_VNFPKG',
+        {
+            'vnfdId': vnfd['vnfd_id'],
+            'additionalParams': {
+                'lcm-kubernetes-def-files': [
+                    'Files/kubernetes/configmap.yaml',
+                    'Files/kubernetes/secret.yaml',
+                    'Files/kubernetes/deployment.yaml',
+                    'Files/kubernetes/pod.yaml',
+                ],
+                'upgrade_type': 'RollingUpdate',
+            },
+        },
+        instance,
+        target_package=files,
+        target_vnfd=vnfd,
+    )
 
 
 def test_terminate_removes_everything(make_ctx, kube, namespace):
