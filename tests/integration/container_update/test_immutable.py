@@ -133,38 +133,8 @@ def test_unchanged_immutable_configmap_restarts_nothing(
 
 
 def test_immutable_flag_flips_both_ways(deploy: Callable[..., Cnf]) -> None:
-    v1 = files_of(
-        {
-            'Files/all.yaml': [
-                configmap('cm-lock', k='v1'),
-                immutable(configmap('cm-unlock', k='v1')),
-                pod(
-                    'uses-lock',
-                    spec(envFrom=[env_from('ConfigMap', 'cm-lock')]),
-                ),
-                pod(
-                    'uses-unlock',
-                    spec(envFrom=[env_from('ConfigMap', 'cm-unlock')]),
-                ),
-            ]
-        }
-    )
-    v2 = files_of(
-        {
-            'Files/all.yaml': [
-                immutable(configmap('cm-lock', k='v2')),
-                immutable(configmap('cm-unlock', k='v2'), False),
-                pod(
-                    'uses-lock',
-                    spec(envFrom=[env_from('ConfigMap', 'cm-lock')]),
-                ),
-                pod(
-                    'uses-unlock',
-                    spec(envFrom=[env_from('ConfigMap', 'cm-unlock')]),
-                ),
-            ]
-        }
-    )
+    v1 = _lock_and_unlock_package(lock=False, unlock=True, value='v1')
+    v2 = _lock_and_unlock_package(lock=True, unlock=False, value='v2')
     cnf = deploy(v1)
     before = cnf.uids()
     lock_uid = _uid(cnf, 'ConfigMap', 'cm-lock')
@@ -184,6 +154,32 @@ def test_immutable_flag_flips_both_ways(deploy: Callable[..., Cnf]) -> None:
     after = cnf.uids()
     assert set(after) == set(before)
     assert not set(after.values()) & set(before.values())
+
+
+def _lock_and_unlock_package(
+    lock: bool, unlock: bool, value: str
+) -> dict[str, bytes]:
+    """ConfigMaps cm-lock and cm-unlock (k=``value``; immutable: True
+    where ``lock``/``unlock`` says so, cm-lock plain when not, cm-unlock
+    with immutable: false when not) and a Pod using each."""
+    lock_cm = configmap('cm-lock', k=value)
+    unlock_cm = configmap('cm-unlock', k=value)
+    return files_of(
+        {
+            'Files/all.yaml': [
+                immutable(lock_cm) if lock else lock_cm,
+                immutable(unlock_cm, unlock),
+                pod(
+                    'uses-lock',
+                    spec(envFrom=[env_from('ConfigMap', 'cm-lock')]),
+                ),
+                pod(
+                    'uses-unlock',
+                    spec(envFrom=[env_from('ConfigMap', 'cm-unlock')]),
+                ),
+            ]
+        }
+    )
 
 
 def test_failed_update_rolls_back_immutable_content(

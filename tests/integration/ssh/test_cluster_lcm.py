@@ -119,19 +119,7 @@ def test_cluster_registered_refused_while_used_then_unregistered(
     assert op['operation_state'] == 'COMPLETED', op['error']
     assert len(log.read_text().splitlines()) == 6
     vim_id = driver.vim_id_of(inst['id'])
-    row = registry.vim_get(vim_id)
-    assert (row['name'], row['project_id']) == ('kubernetes_vim', 'p1')
-    inst = db.instance_get(inst['id'])
-    stored = inst['vim_connection_info']
-    assert 'sa-token-1' not in repr(stored) + repr(op['work'])
-    clear = crypto.unseal_vim_connection_info(stored)
-    assert clear['kubernetes_cluster']['accessInfo'] == {
-        'bearer_token': 'sa-token-1'
-    }
-    assert sorted(inst['metadata'][hostkeys.METADATA_KEY]) == [
-        'server-m1',
-        'server-w1',
-    ]
+    inst = _assert_the_vim_registered_with_its_token_sealed(inst, op, vim_id)
 
     cnf = new_instance(
         package,
@@ -158,3 +146,24 @@ def test_cluster_registered_refused_while_used_then_unregistered(
         NOOP_VIM['vim1']['vimId']
         == inst['vim_connection_info']['vim1']['vimId']
     )
+
+
+def _assert_the_vim_registered_with_its_token_sealed(
+    inst: dict, op: dict, vim_id: str
+) -> dict:
+    """The instance as stored, after checking the VIM vnfm registered in
+    its project, its token only sealed, and the VMs' host keys kept."""
+    row = registry.vim_get(vim_id)
+    assert (row['name'], row['project_id']) == ('kubernetes_vim', 'p1')
+    inst = db.instance_get(inst['id'])
+    stored = inst['vim_connection_info']
+    assert 'sa-token-1' not in repr(stored) + repr(op['work'])
+    clear = crypto.unseal_vim_connection_info(stored)
+    assert clear['kubernetes_cluster']['accessInfo'] == {
+        'bearer_token': 'sa-token-1'
+    }
+    assert sorted(inst['metadata'][hostkeys.METADATA_KEY]) == [
+        'server-m1',
+        'server-w1',
+    ]
+    return inst
