@@ -230,6 +230,26 @@ def test_pvs_registered_bound_guarded_and_re_registered(
 
     # A claim binds (the real PV controller): the storage heal is refused,
     # naming the PV and its claim, and nothing is deleted.
+    _claim_data_until_bound_to_pv2(local_k8s)
+    with pytest.raises(exceptions.OperationFailed) as refused:
+        master.heal_start()
+    assert f'nfs-pv2 (claim {NS}/data)' in refused.value.detail
+    assert 'nfs-pv1' not in refused.value.detail
+    assert len(our_pvs(local_k8s)) == 3
+
+    # Without the claim the PVs are deleted, then registered again with
+    # the healed server's address.
+    _delete_the_claim_until_released(local_k8s)
+    master.heal_start()
+    assert our_pvs(local_k8s) == {}
+    again = master.register(HEALED)
+    assert len(again.changes) == 3
+    assert {
+        p['spec']['nfs']['server'] for p in our_pvs(local_k8s).values()
+    } == {HEALED}
+
+
+def _claim_data_until_bound_to_pv2(local_k8s: LocalCluster) -> None:
     kubectl(local_k8s, 'create', 'namespace', NS)
     kubectl(local_k8s, 'apply', '-f', '-', stdin=yaml.safe_dump(CLAIM))
     _wait(
@@ -239,14 +259,9 @@ def test_pvs_registered_bound_guarded_and_re_registered(
         60,
         'claim bound',
     )
-    with pytest.raises(exceptions.OperationFailed) as refused:
-        master.heal_start()
-    assert f'nfs-pv2 (claim {NS}/data)' in refused.value.detail
-    assert 'nfs-pv1' not in refused.value.detail
-    assert len(our_pvs(local_k8s)) == 3
 
-    # Without the claim the PVs are deleted, then registered again with
-    # the healed server's address.
+
+def _delete_the_claim_until_released(local_k8s: LocalCluster) -> None:
     kubectl(local_k8s, 'delete', 'pvc', 'data', '-n', NS, '--wait=true')
     _wait(
         lambda: (
@@ -255,10 +270,3 @@ def test_pvs_registered_bound_guarded_and_re_registered(
         60,
         'claim released',
     )
-    master.heal_start()
-    assert our_pvs(local_k8s) == {}
-    again = master.register(HEALED)
-    assert len(again.changes) == 3
-    assert {
-        p['spec']['nfs']['server'] for p in our_pvs(local_k8s).values()
-    } == {HEALED}
