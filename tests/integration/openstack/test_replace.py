@@ -66,23 +66,10 @@ def test_an_unhealthy_server_is_replaced_with_its_port_and_volume(
     demo_heat: heat_client.Client,
 ) -> None:
     ip = _address(local_cloud, 'data-net-1', 61)
-    template = _template(
-        _port('p0', 'data-net-1', ip),
-        _server('vm-r', nets='[{port: {get_resource: p0}}]'),
-        VOLUME,
-        _attachment('vm-r'),
-    )
-    created = demo_heat.stacks.create(stack_name='heal', template=template)
-    stack = _settle(demo_heat, created['stack']['id'], 'CREATE')
-    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    stack = _create_vm_with_port_and_volume(demo_heat, ip)
     old_id = _server_id(demo_heat, stack.id, 'vm-r')
     old_key = _host_key(ip, 'ubuntu', password='ubuntu')
-    _with_ssh(
-        ip,
-        'sudo -n mkfs.ext4 -q /dev/vdb && sudo -n mkdir -p /mnt/d'
-        ' && sudo -n mount /dev/vdb /mnt/d'
-        ' && echo healed | sudo -n tee /mnt/d/f && sync',
-    )
+    _write_healed_on_the_volume(ip)
 
     openstack(
         local_cloud,
@@ -120,6 +107,33 @@ def test_an_unhealthy_server_is_replaced_with_its_port_and_volume(
     )
 
 
+def _create_vm_with_port_and_volume(
+    demo_heat: heat_client.Client, ip: str
+) -> Any:
+    """Stack heal: server vm-r on port p0 (``ip`` on data-net-1) with
+    volume vol attached, once CREATE_COMPLETE."""
+    template = _template(
+        _port('p0', 'data-net-1', ip),
+        _server('vm-r', nets='[{port: {get_resource: p0}}]'),
+        VOLUME,
+        _attachment('vm-r'),
+    )
+    created = demo_heat.stacks.create(stack_name='heal', template=template)
+    stack = _settle(demo_heat, created['stack']['id'], 'CREATE')
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    return stack
+
+
+def _write_healed_on_the_volume(ip: str) -> None:
+    """A file system on /dev/vdb with file f saying healed."""
+    _with_ssh(
+        ip,
+        'sudo -n mkfs.ext4 -q /dev/vdb && sudo -n mkdir -p /mnt/d'
+        ' && sudo -n mount /dev/vdb /mnt/d'
+        ' && echo healed | sudo -n tee /mnt/d/f && sync',
+    )
+
+
 def test_image_and_flavour_updates_follow_their_update_policies(
     local_cloud: LocalCloud,
     demo_heat: heat_client.Client,
@@ -151,11 +165,7 @@ def test_image_and_flavour_updates_follow_their_update_policies(
     _update(demo_heat, stack.id, template=template('cirros-0.6', 'm1.small'))
     assert _server_id(demo_heat, stack.id, 'vm-u') == server_id
     assert _host_key(ip, 'cirros', password='gocubsgo') != ubuntu_key
-    vm = _ssh(ip, 'cirros', password='gocubsgo')
-    try:
-        assert _run(vm, 'ls /dev/vdb') == '/dev/vdb'
-    finally:
-        vm.close()
+    _assert_cirros_sees_the_volume(ip)
 
     # A new flavour with RESIZE (the default): the same server, resized.
     _update(demo_heat, stack.id, template=template('cirros-0.6', 'm1.tiny'))
@@ -174,6 +184,14 @@ def test_image_and_flavour_updates_follow_their_update_policies(
     assert not (local_cloud.state_dir / 'vms' / server_id).exists()
     [att] = demo_heat.resources.get(stack.id, 'vol').attributes['attachments']
     assert att['server_id'] == new_id
+
+
+def _assert_cirros_sees_the_volume(ip: str) -> None:
+    vm = _ssh(ip, 'cirros', password='gocubsgo')
+    try:
+        assert _run(vm, 'ls /dev/vdb') == '/dev/vdb'
+    finally:
+        vm.close()
 
 
 def test_a_volume_moved_to_another_server_keeps_its_data(
