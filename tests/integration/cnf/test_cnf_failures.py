@@ -61,20 +61,26 @@ def test_image_pull_failure_then_rollback_restores_the_namespace(
     )
     # The namespace is as it was: nothing of the instance, not-ours kept.
     assert kubectl.objects(namespace, inst_id) == {}
+    assert _objects_left(kubectl, namespace) == [('ConfigMap', 'not-ours')]
+    assert local_k8s.admin_token not in client.printed()
+    client.lcm('delete', inst_id)
+
+
+def _objects_left(kubectl, namespace: str) -> list[tuple[str, str]]:
+    """(kind, name) of the namespace's objects of the kinds a CNF makes,
+    without those Kubernetes puts in every namespace."""
     left = kubectl.json(
         'get',
         'configmaps,secrets,services,deployments,replicasets,pods',
         '-n',
         namespace,
     )['items']
-    assert sorted(
+    return sorted(
         (o['kind'], o['metadata']['name'])
         for o in left
         if not o['metadata']['name'].startswith('default-token')
         and o['metadata']['name'] != 'kube-root-ca.crt'
-    ) == [('ConfigMap', 'not-ours')]
-    assert local_k8s.admin_token not in client.printed()
-    client.lcm('delete', inst_id)
+    )
 
 
 def test_vim_with_a_wrong_ca_fails_with_a_tls_error(

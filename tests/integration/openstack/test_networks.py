@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import subprocess
+from typing import Any
 
 import paramiko
 from heatclient import client as heat_client
@@ -109,31 +110,10 @@ def test_a_stack_network_with_a_floating_ip_keypair_and_group(
     assert ipaddress.ip_address(out['floating']) in ipaddress.ip_network(
         public['cidr']
     )
-    fip = demo_heat.resources.get(stack.id, 'fip').attributes
-    port = demo_heat.resources.get(stack.id, 'port').attributes
-    assert (fip['port_id'], fip['fixed_ip_address']) == (
-        port['id'],
-        out['fixed'],
-    )
-    server = demo_heat.resources.get(stack.id, 'vm').attributes
-    assert server['addresses']['stack-net'][1] == {
-        'version': 4,
-        'addr': out['floating'],
-        'OS-EXT-IPS:type': 'floating',
-        'OS-EXT-IPS-MAC:mac_addr': port['mac_address'],
-    }
-    group = demo_heat.resources.get(stack.id, 'group').attributes
-    assert group['policies'] == ['anti-affinity']
-    assert group['members'] == [server['id']]
+    _assert_the_floating_ip_and_group_hold_the_server(demo_heat, stack, out)
 
     # The generated key opens the VM, through its fixed and floating IPs.
-    key = paramiko.RSAKey.from_private_key(io.StringIO(out['private_key']))
-    for address in (out['fixed'], out['floating']):
-        vm = _ssh(address, 'debian', pkey=key)
-        try:
-            assert _run(vm, 'hostname') == 'vm-n'
-        finally:
-            vm.close()
+    _assert_the_key_opens_the_vm_at_both_addresses(out)
 
     demo_heat.stacks.delete(stack.id)
     assert _settle(demo_heat, stack.id, 'DELETE').stack_status == (
@@ -157,3 +137,34 @@ def test_a_subnet_outside_the_test_range_fails_with_a_reason(
 
     assert stack.stack_status == 'CREATE_FAILED'
     assert '198.18.0.0/15' in stack.stack_status_reason
+
+
+def _assert_the_floating_ip_and_group_hold_the_server(
+    demo_heat: heat_client.Client, stack: Any, out: dict
+) -> None:
+    fip = demo_heat.resources.get(stack.id, 'fip').attributes
+    port = demo_heat.resources.get(stack.id, 'port').attributes
+    assert (fip['port_id'], fip['fixed_ip_address']) == (
+        port['id'],
+        out['fixed'],
+    )
+    server = demo_heat.resources.get(stack.id, 'vm').attributes
+    assert server['addresses']['stack-net'][1] == {
+        'version': 4,
+        'addr': out['floating'],
+        'OS-EXT-IPS:type': 'floating',
+        'OS-EXT-IPS-MAC:mac_addr': port['mac_address'],
+    }
+    group = demo_heat.resources.get(stack.id, 'group').attributes
+    assert group['policies'] == ['anti-affinity']
+    assert group['members'] == [server['id']]
+
+
+def _assert_the_key_opens_the_vm_at_both_addresses(out: dict) -> None:
+    key = paramiko.RSAKey.from_private_key(io.StringIO(out['private_key']))
+    for address in (out['fixed'], out['floating']):
+        vm = _ssh(address, 'debian', pkey=key)
+        try:
+            assert _run(vm, 'hostname') == 'vm-n'
+        finally:
+            vm.close()
