@@ -42,34 +42,12 @@ def test_change_to_large_and_back_by_stack_updates(
     local_cloud: LocalCloud,
     tmp_path: Path,
 ) -> None:
-    zipped = tmp_path / 'vm_flavours.zip'
-    zipped.write_bytes(build_csar(str(SAMPLE)))
-    vnfd_id = vm_api.onboard(zipped, timeout=60)['vnfdId']
-    inst_id = vm_client.lcm_json('create', vnfd_id, '--name', 'vm-fl')['ID']
-    body = tmp_path / 'inst.json'
-    body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
-    _run_op(
-        vm_client, vm_api, tmp_path, inst_id, 'INSTANTIATE', 'instantiate',
-        inst_id, str(body),
-    )  # fmt: skip
+    inst_id = _instantiate_simple(vim, vm_client, vm_api, tmp_path)
     stack = f'vnf-{inst_id}'
     before = _servers(local_cloud, stack)
     assert len(before) == 2
 
-    op = _change(
-        vm_api,
-        inst_id,
-        {
-            'newFlavourId': 'large',
-            'extVirtualLinks': [
-                {
-                    'id': 'ext1',
-                    'resourceId': 'mgmt-net',
-                    'extCps': [{'cpdId': 'VDU3_CP1', 'cpConfig': {'a': {}}}],
-                }
-            ],
-        },
-    )
+    op = _change_to_large_with_vdu3_on_mgmt_net(vm_api, inst_id)
 
     assert _vdus(vm_api, inst_id) == ('large', ['VDU1', 'VDU2', 'VDU3'])
     after = _servers(local_cloud, stack)
@@ -89,3 +67,37 @@ def test_change_to_large_and_back_by_stack_updates(
         inst_id,
     )  # fmt: skip
     vm_client.lcm('delete', inst_id)
+
+
+def _instantiate_simple(
+    vim: dict, vm_client: TackerClient, vm_api: Api, tmp_path: Path
+) -> str:
+    """The id of a VNF instance of the vm_flavours sample, instantiated."""
+    zipped = tmp_path / 'vm_flavours.zip'
+    zipped.write_bytes(build_csar(str(SAMPLE)))
+    vnfd_id = vm_api.onboard(zipped, timeout=60)['vnfdId']
+    inst_id = vm_client.lcm_json('create', vnfd_id, '--name', 'vm-fl')['ID']
+    body = tmp_path / 'inst.json'
+    body.write_text(json.dumps(vmsample.instantiate_request(vim['id'])))
+    _run_op(
+        vm_client, vm_api, tmp_path, inst_id, 'INSTANTIATE', 'instantiate',
+        inst_id, str(body),
+    )  # fmt: skip
+    return inst_id
+
+
+def _change_to_large_with_vdu3_on_mgmt_net(vm_api: Api, inst_id: str) -> dict:
+    return _change(
+        vm_api,
+        inst_id,
+        {
+            'newFlavourId': 'large',
+            'extVirtualLinks': [
+                {
+                    'id': 'ext1',
+                    'resourceId': 'mgmt-net',
+                    'extCps': [{'cpdId': 'VDU3_CP1', 'cpConfig': {'a': {}}}],
+                }
+            ],
+        },
+    )
