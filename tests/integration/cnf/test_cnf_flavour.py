@@ -42,21 +42,8 @@ def _workloads(cnf: CnfInstance) -> dict[str, list]:
 def test_change_to_large_then_failed_change_back_rolls_back(
     cnf_client, cnf_api, kubectl, local_k8s, namespace, tmp_path: Path
 ) -> None:
-    zip_path = tmp_path / 'cnf_flavours.zip'
-    zip_path.write_bytes(build_csar(str(SAMPLES / 'cnf_flavours')))
-    pkg = cnf_api.onboard(zip_path)
-    cnf = CnfInstance(cnf_client, cnf_api, kubectl, namespace, tmp_path)
-    cnf.inst_id = cnf_api.create_instance(pkg['vnfdId'], 'cnf-flavour')
-    body = {
-        'flavourId': 'small',
-        'vimConnectionInfo': {'vim1': inline_vim(local_k8s)},
-        'additionalParams': {
-            'lcm-kubernetes-def-files': SMALL,
-            'namespace': namespace,
-        },
-    }
-    cnf_api.wait_op(
-        cnf_api.start(cnf.inst_id, 'instantiate', body), 'COMPLETED', 90
+    cnf = _instantiate_small(
+        cnf_client, cnf_api, kubectl, local_k8s, namespace, tmp_path
     )
     assert _workloads(cnf) == {'Deployment': ['vdu1'], 'bare Pods': ['vdu2']}
 
@@ -86,6 +73,35 @@ def test_change_to_large_then_failed_change_back_rolls_back(
     assert inst['instantiatedVnfInfo']['flavourId'] == 'large'
     assert len(pods_of(inst, 'VDU1')) == 2
 
+    _terminate(cnf_api, cnf)
+    assert kubectl.objects(namespace, cnf.inst_id) == {}
+
+
+def _instantiate_small(
+    cnf_client, cnf_api, kubectl, local_k8s, namespace: str, tmp_path: Path
+) -> CnfInstance:
+    """The cnf_flavours sample onboarded and instantiated with flavour
+    small in ``namespace``."""
+    zip_path = tmp_path / 'cnf_flavours.zip'
+    zip_path.write_bytes(build_csar(str(SAMPLES / 'cnf_flavours')))
+    pkg = cnf_api.onboard(zip_path)
+    cnf = CnfInstance(cnf_client, cnf_api, kubectl, namespace, tmp_path)
+    cnf.inst_id = cnf_api.create_instance(pkg['vnfdId'], 'cnf-flavour')
+    body = {
+        'flavourId': 'small',
+        'vimConnectionInfo': {'vim1': inline_vim(local_k8s)},
+        'additionalParams': {
+            'lcm-kubernetes-def-files': SMALL,
+            'namespace': namespace,
+        },
+    }
+    cnf_api.wait_op(
+        cnf_api.start(cnf.inst_id, 'instantiate', body), 'COMPLETED', 90
+    )
+    return cnf
+
+
+def _terminate(cnf_api, cnf: CnfInstance) -> None:
     cnf_api.wait_op(
         cnf_api.start(
             cnf.inst_id, 'terminate', {'terminationType': 'FORCEFUL'}
@@ -93,4 +109,3 @@ def test_change_to_large_then_failed_change_back_rolls_back(
         'COMPLETED',
         90,
     )
-    assert kubectl.objects(namespace, cnf.inst_id) == {}

@@ -46,6 +46,29 @@ def test_scale_to_level_then_stop_and_start(
         cnf, 'instantiate', instantiate_body(namespace, inline_vim(local_k8s))
     )
 
+    vnfcs = _scale_to_level_2_adds_a_vdu1_pod(cnf)
+    _scale_beyond_the_maximum_is_refused(cnf_api, cnf)
+    _forceful_stop_leaves_no_pod_and_remembers_the_counts(
+        cnf_api, cnf, kubectl, namespace
+    )
+    _start_brings_the_same_vnfcs_back_on_new_pods(cnf, vnfcs)
+
+    _run(
+        cnf,
+        'operate',
+        {
+            'changeStateTo': 'STOPPED',
+            'stopType': 'GRACEFUL',
+            'gracefulStopTimeout': 1,
+        },
+    )
+    assert kubectl.live_pods(namespace, cnf.inst_id) == set()
+    _run(cnf, 'terminate', {'terminationType': 'FORCEFUL'})
+    assert kubectl.objects(namespace, cnf.inst_id) == {}
+
+
+def _scale_to_level_2_adds_a_vdu1_pod(cnf: CnfInstance) -> dict[str, str]:
+    """The VNFCs after scaling to instantiation_level_2."""
     op = _run(
         cnf,
         'scale_to_level',
@@ -59,8 +82,10 @@ def test_scale_to_level_then_stop_and_start(
     assert [
         c['changeType'] for c in op['resourceChanges']['affectedVnfcs']
     ] == ['ADDED']
-    vnfcs = vnfcs_of(inst)
+    return vnfcs_of(inst)
 
+
+def _scale_beyond_the_maximum_is_refused(cnf_api, cnf: CnfInstance) -> None:
     # Beyond the aspect's maximum: refused before anything is recorded.
     r = cnf_api.lcm(
         'POST',
@@ -69,6 +94,10 @@ def test_scale_to_level_then_stop_and_start(
     )
     assert r.status_code == 400 and 'outside 0..3' in r.json()['detail']
 
+
+def _forceful_stop_leaves_no_pod_and_remembers_the_counts(
+    cnf_api, cnf: CnfInstance, kubectl, namespace: str
+) -> None:
     _run(cnf, 'operate', {'changeStateTo': 'STOPPED', 'stopType': 'FORCEFUL'})
     inst = cnf.instance()  # checks: no live Pod, none listed
     info = inst['instantiatedVnfInfo']
@@ -83,6 +112,10 @@ def test_scale_to_level_then_stop_and_start(
     )
     assert r.status_code == 409
 
+
+def _start_brings_the_same_vnfcs_back_on_new_pods(
+    cnf: CnfInstance, vnfcs: dict[str, str]
+) -> None:
     _run(cnf, 'operate', {'changeStateTo': 'STARTED'})
     inst = cnf.instance()
     info = inst['instantiatedVnfInfo']
@@ -92,16 +125,3 @@ def test_scale_to_level_then_stop_and_start(
     assert 'vdu2' in pods_of(inst, 'VDU2')
     # The VNFCs are the same ones, on new Pods.
     assert set(vnfcs_of(inst)) == set(vnfcs)
-
-    _run(
-        cnf,
-        'operate',
-        {
-            'changeStateTo': 'STOPPED',
-            'stopType': 'GRACEFUL',
-            'gracefulStopTimeout': 1,
-        },
-    )
-    assert kubectl.live_pods(namespace, cnf.inst_id) == set()
-    _run(cnf, 'terminate', {'terminationType': 'FORCEFUL'})
-    assert kubectl.objects(namespace, cnf.inst_id) == {}

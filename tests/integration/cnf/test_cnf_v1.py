@@ -55,6 +55,34 @@ def test_tacker_v1_cnf_request_with_the_real_client(
     }
     inst_id = cnf_client.json('vnflcm', 'create', V1_VNFD_ID)['ID']
 
+    _an_openstack_vim_type_is_refused_and_nothing_started(
+        cnf_client, cnf_api, inst_id, namespace, v1_vim, tmp_path
+    )
+
+    cnf_client.run(
+        'vnflcm',
+        'instantiate',
+        inst_id,
+        write_json(tmp_path, 'inst.json', _request(namespace, v1_vim)),
+    )
+    wait_done(cnf_api, inst_id, 'INSTANTIATE')
+    shown = cnf_client.json('vnflcm', 'show', inst_id)
+    assert shown['Instantiation State'] == 'INSTANTIATED'
+    assert shown['VIM Connection Info'] == [v1_vim]  # as given
+    assert sorted(kubectl.objects(namespace, inst_id)['Deployment']) == [
+        'vdu1'
+    ]
+
+    cnf_client.run('vnflcm', 'terminate', inst_id)
+    wait_done(cnf_api, inst_id, 'TERMINATE')
+    assert kubectl.objects(namespace, inst_id) == {}
+    cnf_client.run('vnflcm', 'delete', inst_id)
+    cnf_client.run('vim', 'delete', name)
+
+
+def _an_openstack_vim_type_is_refused_and_nothing_started(
+    cnf_client, cnf_api, inst_id: str, namespace: str, v1_vim, tmp_path
+) -> None:
     # A vimType no enabled driver serves is refused, nothing started.
     with pytest.raises(ClientError) as e:
         cnf_client.run(
@@ -79,23 +107,3 @@ def test_tacker_v1_cnf_request_with_the_real_client(
         ).json()
         == []
     )
-
-    cnf_client.run(
-        'vnflcm',
-        'instantiate',
-        inst_id,
-        write_json(tmp_path, 'inst.json', _request(namespace, v1_vim)),
-    )
-    wait_done(cnf_api, inst_id, 'INSTANTIATE')
-    shown = cnf_client.json('vnflcm', 'show', inst_id)
-    assert shown['Instantiation State'] == 'INSTANTIATED'
-    assert shown['VIM Connection Info'] == [v1_vim]  # as given
-    assert sorted(kubectl.objects(namespace, inst_id)['Deployment']) == [
-        'vdu1'
-    ]
-
-    cnf_client.run('vnflcm', 'terminate', inst_id)
-    wait_done(cnf_api, inst_id, 'TERMINATE')
-    assert kubectl.objects(namespace, inst_id) == {}
-    cnf_client.run('vnflcm', 'delete', inst_id)
-    cnf_client.run('vim', 'delete', name)

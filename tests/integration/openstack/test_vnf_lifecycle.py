@@ -260,6 +260,44 @@ def test_instantiate_and_terminate_a_vm_vnf(
     local_cloud: LocalCloud,
     tmp_path: Path,
 ) -> None:
+    inst_id = _instantiate_with_the_standard_user_data(
+        vim, packages, vm_client, vm_api, tmp_path
+    )
+
+    stack_name = f'vnf-{inst_id}'
+    assert _stacks(local_cloud)[stack_name] == 'CREATE_COMPLETE'
+    info = vm_api.instance(inst_id)['instantiatedVnfInfo']
+    nova = _servers(local_cloud, stack_name)
+    vnfcs = info['vnfcResourceInfo']
+    assert {v['computeResource']['resourceId'] for v in vnfcs} == nova
+    assert sorted(v['vduId'] for v in vnfcs) == ['VDU1', 'VDU2']
+    vdu1 = next(v for v in vnfcs if v['vduId'] == 'VDU1')
+    vdu2 = next(v for v in vnfcs if v['vduId'] == 'VDU2')
+    assert len(vdu1['storageResourceIds']) == 1
+    assert info['metadata']['stack_name'] == stack_name
+    assert info['metadata']['lcm-operation-user-data-class'] == (
+        'StandardUserData'
+    )
+    _assert_both_vms_answer_over_ssh(vdu1, vdu2)
+
+    _scale_out_and_in(vm_client, vm_api, local_cloud, tmp_path, inst_id)
+
+    _run_op(
+        vm_client, vm_api, tmp_path, inst_id, 'TERMINATE', 'terminate', inst_id
+    )
+
+    assert stack_name not in _stacks(local_cloud)
+    vm_client.lcm('delete', inst_id)
+
+
+def _instantiate_with_the_standard_user_data(
+    vim: dict,
+    packages: dict[str, dict],
+    vm_client: TackerClient,
+    vm_api: Api,
+    tmp_path: Path,
+) -> str:
+    """The id of an instance of the simple package, instantiated."""
     vnfd_id = packages['simple']['vnfdId']
     inst_id = vm_client.lcm_json('create', vnfd_id, '--name', 'vm-it')['ID']
     body = tmp_path / 'inst.json'
@@ -282,21 +320,10 @@ def test_instantiate_and_terminate_a_vm_vnf(
         inst_id,
         str(body),
     )
+    return inst_id
 
-    stack_name = f'vnf-{inst_id}'
-    assert _stacks(local_cloud)[stack_name] == 'CREATE_COMPLETE'
-    info = vm_api.instance(inst_id)['instantiatedVnfInfo']
-    nova = _servers(local_cloud, stack_name)
-    vnfcs = info['vnfcResourceInfo']
-    assert {v['computeResource']['resourceId'] for v in vnfcs} == nova
-    assert sorted(v['vduId'] for v in vnfcs) == ['VDU1', 'VDU2']
-    vdu1 = next(v for v in vnfcs if v['vduId'] == 'VDU1')
-    vdu2 = next(v for v in vnfcs if v['vduId'] == 'VDU2')
-    assert len(vdu1['storageResourceIds']) == 1
-    assert info['metadata']['stack_name'] == stack_name
-    assert info['metadata']['lcm-operation-user-data-class'] == (
-        'StandardUserData'
-    )
+
+def _assert_both_vms_answer_over_ssh(vdu1: dict, vdu2: dict) -> None:
     cirros = catalogue.IMAGES['cirros-0.6']
     assert _ssh_hostname(
         _cp_address(vdu2, 'VDU2_CP1'), cirros['user'], cirros['password']
@@ -305,12 +332,3 @@ def test_instantiate_and_terminate_a_vm_vnf(
     assert _ssh_hostname(
         _cp_address(vdu1, 'VDU1_CP1'), ubuntu['user'], ubuntu['password']
     )
-
-    _scale_out_and_in(vm_client, vm_api, local_cloud, tmp_path, inst_id)
-
-    _run_op(
-        vm_client, vm_api, tmp_path, inst_id, 'TERMINATE', 'terminate', inst_id
-    )
-
-    assert stack_name not in _stacks(local_cloud)
-    vm_client.lcm('delete', inst_id)
