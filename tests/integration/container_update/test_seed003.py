@@ -68,59 +68,15 @@ def test_seed003_update(
     )
     ns = local_k8s.create_namespace(f'cu-{uuid.uuid4().hex[:8]}')
     instance = {'id': f'seed003-{ns}'}
-    request = {
-        'flavourId': 'simple',
-        'additionalParams': {
-            'lcm-kubernetes-def-files': DEF_FILES,
-            'namespace': ns,
-        },
-    }
     try:
-        result = KubernetesInfraDriver().instantiate(
-            infra_base.InfraContext(
-                operation='INSTANTIATE',
-                vnf_instance=instance,
-                request=request,
-                vnfd=vnfd1,
-                flavour_id='simple',
-                vim_connection_info={VIM_ID: vim},
-                package=v1,
-                deadline=time.monotonic() + 90,
-            )
+        instance['instantiatedVnfInfo'] = _instantiate_v1(
+            instance, ns, vim, v1, vnfd1
         )
-        instance['instantiatedVnfInfo'] = result.instantiated_vnf_info
         before = _by_workload(kube, ns, instance['id'])
         hook = vnfd2['interfaces']['modify_information_end']
         assert hook['builtin'] == 'container_update'
 
-        changes = (
-            ContainerUpdateDriver()
-            .modify_information_end(
-                base.HookContext(
-                    hook='modify_information_end',
-                    operation='MODIFY_INFO',
-                    vnf_instance=instance,
-                    vnf_lcm_op_occ={},
-                    request={
-                        'vnfdId': vnfd2['vnfd_id'],
-                        'metadata': {
-                            'configmap_secret_paths': [
-                                'Files/kubernetes/configmap_1.yaml',
-                                'Files/kubernetes/secret_1.yaml',
-                            ]
-                        },
-                    },
-                    vim_connection_info={VIM_ID: vim},
-                    vnfd=vnfd2,
-                    package=v2,
-                    definition=hook,
-                    deadline=time.monotonic() + 120,
-                    source_vnfd=vnfd1,
-                    source_package=v1,
-                )
-            )
-            .changes
-        )
+        changes = _modify_to_v2(instance, vim, v1, vnfd1, v2, vnfd2, hook)
 
         after = _by_workload(kube, ns, instance['id'])
         assert {w for w in before if not before[w] & after[w]} == RESTARTED
@@ -132,28 +88,90 @@ def test_seed003_update(
             'cm-data',
             'secret-data',
         ]
-        # Every VNFC keeps its id; restarted ones follow their new Pod.
-        old = {
-            v['id']: v
-            for v in instance['instantiatedVnfInfo']['vnfcResourceInfo']
-        }
-        new = {
-            v['id']: v
-            for v in changes['instantiatedVnfInfo']['vnfcResourceInfo']
-        }
-        assert set(new) == set(old)
-        live = {
-            p['metadata']['name']
-            for p in kube.list(
-                'v1', 'Pod', ns, f'{k8s.INSTANCE_LABEL}={instance["id"]}'
-            )[0]
-            if not p['metadata'].get('deletionTimestamp')
-        }
-        assert {
-            v['computeResource']['resourceId'] for v in new.values()
-        } <= live
+        _assert_every_vnfc_kept_and_on_a_live_pod(kube, ns, instance, changes)
         affected = changes['resourceChanges']['affectedVnfcs']
         vdus = {a['vduId'] for a in affected}
         assert vdus == {'VDU1', 'VDU2', 'VDU3', 'VDU4', 'VDU5'}
     finally:
         kube.delete('v1', 'Namespace', ns, None, 'Background')
+
+
+def _instantiate_v1(instance: dict, ns: str, vim: dict, v1, vnfd1) -> dict:
+    """instantiatedVnfInfo of ``instance`` instantiated from v1 in ``ns``
+    by the Kubernetes infra driver."""
+    request = {
+        'flavourId': 'simple',
+        'additionalParams': {
+            'lcm-kubernetes-def-files': DEF_FILES,
+            'namespace': ns,
+        },
+    }
+    result = KubernetesInfraDriver().instantiate(
+        infra_base.InfraContext(
+            operation='INSTANTIATE',
+            vnf_instance=instance,
+            request=request,
+            vnfd=vnfd1,
+            flavour_id='simple',
+            vim_connection_info={VIM_ID: vim},
+            package=v1,
+            deadline=time.monotonic() + 90,
+        )
+    )
+    return result.instantiated_vnf_info
+
+
+def _modify_to_v2(
+    instance: dict, vim: dict, v1, vnfd1, v2, vnfd2, hook: dict
+) -> dict:
+    """The changes of the container_update hook of a Modify VNF
+    Information to v2 with its ConfigMap and Secret paths."""
+    return (
+        ContainerUpdateDriver()
+        .modify_information_end(
+            base.HookContext(
+                hook='modify_information_end',
+                operation='MODIFY_INFO',
+                vnf_instance=instance,
+                vnf_lcm_op_occ={},
+                request={
+                    'vnfdId': vnfd2['vnfd_id'],
+                    'metadata': {
+                        'configmap_secret_paths': [
+                            'Files/kubernetes/configmap_1.yaml',
+                            'Files/kubernetes/secret_1.yaml',
+                        ]
+                    },
+                },
+                vim_connection_info={VIM_ID: vim},
+                vnfd=vnfd2,
+                package=v2,
+                definition=hook,
+                deadline=time.monotonic() + 120,
+                source_vnfd=vnfd1,
+                source_package=v1,
+            )
+        )
+        .changes
+    )
+
+
+def _assert_every_vnfc_kept_and_on_a_live_pod(
+    kube: k8s.KubeClient, ns: str, instance: dict, changes: dict
+) -> None:
+    # Every VNFC keeps its id; restarted ones follow their new Pod.
+    old = {
+        v['id']: v for v in instance['instantiatedVnfInfo']['vnfcResourceInfo']
+    }
+    new = {
+        v['id']: v for v in changes['instantiatedVnfInfo']['vnfcResourceInfo']
+    }
+    assert set(new) == set(old)
+    live = {
+        p['metadata']['name']
+        for p in kube.list(
+            'v1', 'Pod', ns, f'{k8s.INSTANCE_LABEL}={instance["id"]}'
+        )[0]
+        if not p['metadata'].get('deletionTimestamp')
+    }
+    assert {v['computeResource']['resourceId'] for v in new.values()} <= live
