@@ -124,31 +124,11 @@ def test_sample_stack_is_created_scaled_and_changed(
     demo_heat: heat_client.Client,
 ) -> None:
     ctx = _context('vm_simple')
-    ctx.request = {**REQUEST, 'instantiationLevelId': 'instantiation_level_1'}
-    stack = userdata.stack_input(ctx, 'instantiate')
-    created = demo_heat.stacks.create(
-        stack_name='vm-simple',
-        template=stack.template,
-        files=stack.files,
-        parameters=stack.parameters,
-    )
-    stack_id = created['stack']['id']
-    _settled(demo_heat, stack_id, 'CREATE')
+    stack_id = _create_at_level_1(demo_heat, ctx)
     assert _servers(demo_heat, stack_id) == {'VDU1': 1, 'VDU2': 1}
 
     # Scale out from the parameters as Heat shows them.
-    ctx.request = {'type': 'SCALE_OUT', 'aspectId': 'VDU1_scale'}
-    ctx.vnf_instance = _instance(vdu1=1, level=0)
-    current = demo_heat.stacks.get(stack_id).parameters
-    scaled = userdata.stack_input(ctx, 'scale', current)
-    demo_heat.stacks.update(
-        stack_id,
-        existing=True,
-        template=scaled.template,
-        files=scaled.files,
-        parameters=scaled.parameters,
-    )
-    _settled(demo_heat, stack_id, 'UPDATE')
+    _scale_out_vdu1(demo_heat, ctx, stack_id)
     assert _servers(demo_heat, stack_id) == {'VDU1': 2, 'VDU2': 1}
 
     # Change to the second package: other images, the same counts. The
@@ -175,3 +155,38 @@ def test_sample_stack_is_created_scaled_and_changed(
         'ubuntu-22.04'
     )
     assert changed.parameters['nfv']['VDU']['VDU1']['desired_capacity'] == 2
+
+
+def _create_at_level_1(
+    demo_heat: heat_client.Client, ctx: base.InfraContext
+) -> str:
+    """The id of the stack of ``ctx``'s package at instantiation_level_1,
+    once created."""
+    ctx.request = {**REQUEST, 'instantiationLevelId': 'instantiation_level_1'}
+    stack = userdata.stack_input(ctx, 'instantiate')
+    created = demo_heat.stacks.create(
+        stack_name='vm-simple',
+        template=stack.template,
+        files=stack.files,
+        parameters=stack.parameters,
+    )
+    stack_id = created['stack']['id']
+    _settled(demo_heat, stack_id, 'CREATE')
+    return stack_id
+
+
+def _scale_out_vdu1(
+    demo_heat: heat_client.Client, ctx: base.InfraContext, stack_id: str
+) -> None:
+    ctx.request = {'type': 'SCALE_OUT', 'aspectId': 'VDU1_scale'}
+    ctx.vnf_instance = _instance(vdu1=1, level=0)
+    current = demo_heat.stacks.get(stack_id).parameters
+    scaled = userdata.stack_input(ctx, 'scale', current)
+    demo_heat.stacks.update(
+        stack_id,
+        existing=True,
+        template=scaled.template,
+        files=scaled.files,
+        parameters=scaled.parameters,
+    )
+    _settled(demo_heat, stack_id, 'UPDATE')
