@@ -94,16 +94,8 @@ def test_a_server_deleted_behind_heats_back_is_noticed_and_healed(
 ) -> None:
     idle, busy = instances
     # An unfinished op on ``busy``: a change whose image is not there.
-    op = _run_op(
-        vm_client,
-        vm_api,
-        tmp_path,
-        busy,
-        'CHANGE_VNFPKG',
-        'change-vnfpkg',
-        busy,
-        str(_change_request(tmp_path, packages['v2noimage']['vnfdId'])),
-        state='FAILED_TEMP',
+    op = _change_to_a_missing_image(
+        vm_client, vm_api, tmp_path, busy, packages
     )
     busy_before = vm_api.instance(busy)['instantiatedVnfInfo']
     old = _vnfc(vm_api, idle, 'VDU2')
@@ -124,6 +116,40 @@ def test_a_server_deleted_behind_heats_back_is_noticed_and_healed(
     # That round skipped the instance whose op is FAILED_TEMP.
     assert vm_api.instance(busy)['instantiatedVnfInfo'] == busy_before
 
+    _heal_vdu2(vm_client, vm_api, tmp_path, idle, old)
+    _assert_vdu2_healed_on_a_new_server(vm_api, local_cloud, idle, old)
+
+    # Once its op has ended (FAILED), the other instance is synced too.
+    vm_client.lcm('op', 'fail', op['id'])
+    vm_api.wait_op(op['id'], 'FAILED', timeout=60)
+    wait_for(lambda: _gone(vm_api, busy, 'VDU2'), 60, 'the busy one synced')
+
+
+def _change_to_a_missing_image(
+    vm_client: TackerClient,
+    vm_api: Api,
+    tmp_path: Path,
+    busy: str,
+    packages: dict[str, dict],
+) -> dict:
+    """A change_vnfpkg of ``busy`` left FAILED_TEMP (its image is not
+    there)."""
+    return _run_op(
+        vm_client,
+        vm_api,
+        tmp_path,
+        busy,
+        'CHANGE_VNFPKG',
+        'change-vnfpkg',
+        busy,
+        str(_change_request(tmp_path, packages['v2noimage']['vnfdId'])),
+        state='FAILED_TEMP',
+    )
+
+
+def _heal_vdu2(
+    vm_client: TackerClient, vm_api: Api, tmp_path: Path, idle: str, old: dict
+) -> None:
     _run_op(
         vm_client,
         vm_api,
@@ -136,6 +162,10 @@ def test_a_server_deleted_behind_heats_back_is_noticed_and_healed(
         f'VDU2-{old["id"]}',
     )
 
+
+def _assert_vdu2_healed_on_a_new_server(
+    vm_api: Api, local_cloud: LocalCloud, idle: str, old: dict
+) -> None:
     healed = _vnfc(vm_api, idle, 'VDU2')
     assert healed['id'] == old['id']
     new_server = healed['computeResource']['resourceId']
@@ -146,11 +176,6 @@ def test_a_server_deleted_behind_heats_back_is_noticed_and_healed(
     assert _ssh_hostname(
         _cp_address(healed, 'VDU2_CP1'), CIRROS['user'], CIRROS['password']
     )
-
-    # Once its op has ended (FAILED), the other instance is synced too.
-    vm_client.lcm('op', 'fail', op['id'])
-    vm_api.wait_op(op['id'], 'FAILED', timeout=60)
-    wait_for(lambda: _gone(vm_api, busy, 'VDU2'), 60, 'the busy one synced')
 
 
 def test_a_server_the_operator_had_heat_replace_is_followed(
