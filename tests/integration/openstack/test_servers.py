@@ -173,14 +173,9 @@ def test_two_servers_by_a_non_admin_user_over_ssh(
     keypair: tuple[str, paramiko.PKey],
 ) -> None:
     key_name, key = keypair
-    template = _template(
-        _server('vm-a', nets='[{network: mgmt-net}, {network: data-net-1}]'),
-        _server('vm-b', image='debian-12', extra=f'key_name: {key_name}'),
-    )
     before = _netns()
 
-    created = demo_heat.stacks.create(stack_name='two', template=template)
-    stack = _settle(demo_heat, created['stack']['id'], 'CREATE')
+    stack = _create_vm_a_and_vm_b(demo_heat, key_name)
 
     assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
     ips = _outputs(stack)
@@ -202,39 +197,14 @@ def test_two_servers_by_a_non_admin_user_over_ssh(
         # The VMs reach each other.
         probe = f'exec 3<>/dev/tcp/{ips["vm-b_ip"]}/22; head -c 4 <&3'
         assert _run(a, f"timeout 5 bash -c '{probe}'") == 'SSH-'
-        # Nothing a VM writes reaches the host.
-        marker = f'/etc/vm-wrote-{uuid.uuid4().hex[:6]}'
-        _run(a, f'sudo -n touch {marker}')
-        assert not Path(marker).exists()
-        # vnfm's checkout and virtualenv are seen where they are on the
-        # host (under /tmp too, which is the VM's own), read-only.
-        for path in local_cloud.catalogue()['host_paths']:
-            assert _run(a, f'test -d {path} && echo seen') == 'seen', path
-            assert _run(a, f'sudo -n touch {path}/x 2>&1 || true')
-            assert not Path(path, 'x').exists()
-        # Fresh host keys, which tests can read to pin them.
-        vm_dirs = local_cloud.vm_dirs()
-        assert _sha256(a) in set().union(*map(_fingerprints, vm_dirs))
-        assert len({frozenset(_fingerprints(d)) for d in vm_dirs}) == len(
-            vm_dirs
-        )
+        _assert_the_vm_is_isolated_from_the_host(local_cloud, a)
     finally:
         a.close()
         b.close()
     assert len(_netns() - before) == 2
 
     # Update adds a server; delete leaves no VM behind.
-    demo_heat.stacks.update(
-        stack.id,
-        template=_template(
-            _server(
-                'vm-a', nets='[{network: mgmt-net}, {network: data-net-1}]'
-            ),
-            _server('vm-b', image='debian-12', extra=f'key_name: {key_name}'),
-            _server('vm-c', nets='[{network: data-net-2}]'),
-        ),
-    )
-    updated = _settle(demo_heat, stack.id, 'UPDATE')
+    updated = _add_vm_c(demo_heat, stack.id, key_name)
     assert updated.stack_status == 'UPDATE_COMPLETE'
     assert _outputs(updated)['vm-a_ip'] == ips['vm-a_ip']
     assert len(_netns() - before) == 3
@@ -244,6 +214,53 @@ def test_two_servers_by_a_non_admin_user_over_ssh(
     assert deleted.stack_status == 'DELETE_COMPLETE'
     assert _netns() - before == set()
     assert local_cloud.vm_dirs() == []
+
+
+def _create_vm_a_and_vm_b(demo_heat: heat_client.Client, key_name: str) -> Any:
+    """Stack two: vm-a on mgmt-net and data-net-1, vm-b (debian-12) with
+    keypair ``key_name``, once settled."""
+    template = _template(
+        _server('vm-a', nets='[{network: mgmt-net}, {network: data-net-1}]'),
+        _server('vm-b', image='debian-12', extra=f'key_name: {key_name}'),
+    )
+    created = demo_heat.stacks.create(stack_name='two', template=template)
+    return _settle(demo_heat, created['stack']['id'], 'CREATE')
+
+
+def _assert_the_vm_is_isolated_from_the_host(
+    local_cloud: LocalCloud, a: paramiko.SSHClient
+) -> None:
+    # Nothing a VM writes reaches the host.
+    marker = f'/etc/vm-wrote-{uuid.uuid4().hex[:6]}'
+    _run(a, f'sudo -n touch {marker}')
+    assert not Path(marker).exists()
+    # vnfm's checkout and virtualenv are seen where they are on the
+    # host (under /tmp too, which is the VM's own), read-only.
+    for path in local_cloud.catalogue()['host_paths']:
+        assert _run(a, f'test -d {path} && echo seen') == 'seen', path
+        assert _run(a, f'sudo -n touch {path}/x 2>&1 || true')
+        assert not Path(path, 'x').exists()
+    # Fresh host keys, which tests can read to pin them.
+    vm_dirs = local_cloud.vm_dirs()
+    assert _sha256(a) in set().union(*map(_fingerprints, vm_dirs))
+    assert len({frozenset(_fingerprints(d)) for d in vm_dirs}) == len(vm_dirs)
+
+
+def _add_vm_c(
+    demo_heat: heat_client.Client, stack_id: str, key_name: str
+) -> Any:
+    """The stack once updated with a third server, vm-c on data-net-2."""
+    demo_heat.stacks.update(
+        stack_id,
+        template=_template(
+            _server(
+                'vm-a', nets='[{network: mgmt-net}, {network: data-net-1}]'
+            ),
+            _server('vm-b', image='debian-12', extra=f'key_name: {key_name}'),
+            _server('vm-c', nets='[{network: data-net-2}]'),
+        ),
+    )
+    return _settle(demo_heat, stack_id, 'UPDATE')
 
 
 def test_cloud_config_users_and_fixed_ip(

@@ -128,27 +128,11 @@ def test_heal_of_one_vnfc_replaces_its_server_and_keeps_its_volume(
     vdu1 = _vdu(before, 'VDU1')
     address = _cp_address(vdu1, 'VDU1_CP1')
     user, password = UBUNTU['user'], UBUNTU['password']
-    _ssh_run(
-        address,
-        user,
-        password,
-        f'sudo -n mkfs.ext4 -q /dev/vdb && {MOUNT}'
-        ' && echo kept | sudo -n tee /mnt/d/f && sync',
-    )
+    _write_kept_on_the_volume(address, user, password)
     volumes = _volumes(vm_api, instance)
     [storage] = vdu1['storageResourceIds']
 
-    _run_op(
-        vm_client,
-        vm_api,
-        tmp_path,
-        instance,
-        'HEAL',
-        'heal',
-        instance,
-        '--vnfc-instance',
-        _vnfc_info_id(vm_api, instance, vdu1['id']),
-    )
+    _heal_one_vnfc(vm_client, vm_api, tmp_path, instance, vdu1['id'])
 
     after = _vnfcs(vm_api, instance)
     assert after.keys() == before.keys()
@@ -168,6 +152,37 @@ def test_heal_of_one_vnfc_replaces_its_server_and_keeps_its_volume(
     }
     assert _ssh_run(address, user, password, f'{MOUNT} && cat /mnt/d/f') == (
         'kept'
+    )
+
+
+def _write_kept_on_the_volume(address: str, user: str, password: str) -> None:
+    """A file system on /dev/vdb with file f saying kept."""
+    _ssh_run(
+        address,
+        user,
+        password,
+        f'sudo -n mkfs.ext4 -q /dev/vdb && {MOUNT}'
+        ' && echo kept | sudo -n tee /mnt/d/f && sync',
+    )
+
+
+def _heal_one_vnfc(
+    vm_client: TackerClient,
+    vm_api: Api,
+    tmp_path: Path,
+    instance: str,
+    vnfc_id: str,
+) -> None:
+    _run_op(
+        vm_client,
+        vm_api,
+        tmp_path,
+        instance,
+        'HEAL',
+        'heal',
+        instance,
+        '--vnfc-instance',
+        _vnfc_info_id(vm_api, instance, vnfc_id),
     )
 
 
