@@ -47,6 +47,39 @@ def test_change_ext_conn_moves_a_cp_to_another_network_and_back(
         'extVirtualLinkInfo'
     ]
     vnfcs = vm_api.instance(inst_id)['instantiatedVnfInfo']['vnfcResourceInfo']
+
+    _move_ext1_to_data_net_2(vm_client, vm_api, tmp_path, inst_id)
+    _assert_both_cps_on_data_net_2_servers_kept(
+        vm_api, local_cloud, inst_id, vnfcs
+    )
+
+    back = tmp_path / 'back.json'
+    back.write_text(json.dumps({'extVirtualLinks': [links_ext1(links)]}))
+    _run_op(
+        vm_client, vm_api, tmp_path, inst_id, 'CHANGE_EXT_CONN',
+        'change-ext-conn', inst_id, str(back),
+    )  # fmt: skip
+    info = vm_api.instance(inst_id)['instantiatedVnfInfo']
+    moved = next(v for v in info['vnfcResourceInfo'] if v['vduId'] == 'VDU2')
+    address = _cp_address(moved, 'VDU2_CP1')
+    mgmt = local_cloud.catalogue()['networks']['mgmt-net']
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(
+        mgmt['subnets'][0]['cidr']
+    )
+    cirros = catalogue.IMAGES['cirros-0.6']
+    assert _ssh_run(address, cirros['user'], cirros['password'], 'hostname')
+
+    _run_op(
+        vm_client, vm_api, tmp_path, inst_id, 'TERMINATE', 'terminate',
+        inst_id,
+    )  # fmt: skip
+    vm_client.lcm('delete', inst_id)
+    assert f'vnf-{inst_id}' not in _stacks(local_cloud)
+
+
+def _move_ext1_to_data_net_2(
+    vm_client: TackerClient, vm_api: Api, tmp_path: Path, inst_id: str
+) -> None:
     change = tmp_path / 'change.json'
     change.write_text(
         json.dumps(
@@ -69,6 +102,10 @@ def test_change_ext_conn_moves_a_cp_to_another_network_and_back(
         'change-ext-conn', inst_id, str(change),
     )  # fmt: skip
 
+
+def _assert_both_cps_on_data_net_2_servers_kept(
+    vm_api: Api, local_cloud: LocalCloud, inst_id: str, vnfcs: list
+) -> None:
     info = vm_api.instance(inst_id)['instantiatedVnfInfo']
     moved = next(v for v in info['vnfcResourceInfo'] if v['vduId'] == 'VDU2')
     kept = next(v for v in info['vnfcResourceInfo'] if v['vduId'] == 'VDU1')
@@ -99,28 +136,6 @@ def test_change_ext_conn_moves_a_cp_to_another_network_and_back(
     )
     assert _ssh_run(other, ubuntu['user'], ubuntu['password'], 'hostname')
     assert _stacks(local_cloud)[f'vnf-{inst_id}'] == 'UPDATE_COMPLETE'
-
-    back = tmp_path / 'back.json'
-    back.write_text(json.dumps({'extVirtualLinks': [links_ext1(links)]}))
-    _run_op(
-        vm_client, vm_api, tmp_path, inst_id, 'CHANGE_EXT_CONN',
-        'change-ext-conn', inst_id, str(back),
-    )  # fmt: skip
-    info = vm_api.instance(inst_id)['instantiatedVnfInfo']
-    moved = next(v for v in info['vnfcResourceInfo'] if v['vduId'] == 'VDU2')
-    address = _cp_address(moved, 'VDU2_CP1')
-    mgmt = local_cloud.catalogue()['networks']['mgmt-net']
-    assert ipaddress.ip_address(address) in ipaddress.ip_network(
-        mgmt['subnets'][0]['cidr']
-    )
-    assert _ssh_run(address, cirros['user'], cirros['password'], 'hostname')
-
-    _run_op(
-        vm_client, vm_api, tmp_path, inst_id, 'TERMINATE', 'terminate',
-        inst_id,
-    )  # fmt: skip
-    vm_client.lcm('delete', inst_id)
-    assert f'vnf-{inst_id}' not in _stacks(local_cloud)
 
 
 def links_ext1(links: list[dict]) -> dict:
