@@ -45,31 +45,8 @@ def test_blocked_eviction_is_shown_by_op_show(
     v1, v2 = (update_pkgs[n]['vnfdId'] for n in ('v1', 'v2'))
     cnf = Cnf(cnf_client, cnf_api, kubectl, namespace, tmp_path)
     cnf.instantiate(v1, k8s_vim)
-    kubectl.run(
-        'create',
-        'poddisruptionbudget',
-        PDB,
-        '-n',
-        namespace,
-        '--selector',
-        'app=env-test',
-        '--min-available',
-        '1',
-    )
-    wait_for(lambda: _budget_computed(cnf), 30, 'the PDB status')
-
-    body = tmp_path / f'{uuid.uuid4().hex}.json'
-    body.write_text(
-        json.dumps(
-            {
-                'vnfdId': v2,
-                'metadata': {'configmap_secret_paths': CONFIG_PATHS},
-            }
-        )
-    )
-    seen = cnf.op_ids()
-    cnf_client.lcm('update', cnf.inst_id, '--I', str(body))
-    (op_id,) = cnf.op_ids() - seen
+    _budget_allowing_no_eviction(cnf, kubectl, namespace)
+    op_id = _start_update_to(cnf, cnf_client, v2, tmp_path)
 
     def warnings() -> list | None:
         shown = cnf_client.lcm_json('op', 'show', op_id)
@@ -86,3 +63,40 @@ def test_blocked_eviction_is_shown_by_op_show(
     kubectl.run('delete', 'poddisruptionbudget', PDB, '-n', namespace)
     cnf_api.wait_op(op_id, 'COMPLETED', timeout=60)
     assert 'warnings' not in cnf_client.lcm_json('op', 'show', op_id)
+
+
+def _budget_allowing_no_eviction(cnf: Cnf, kubectl, namespace: str) -> None:
+    """PDB ``PDB``: min 1 available of app=env-test (its one Pod), once
+    its status is computed."""
+    kubectl.run(
+        'create',
+        'poddisruptionbudget',
+        PDB,
+        '-n',
+        namespace,
+        '--selector',
+        'app=env-test',
+        '--min-available',
+        '1',
+    )
+    wait_for(lambda: _budget_computed(cnf), 30, 'the PDB status')
+
+
+def _start_update_to(
+    cnf: Cnf, cnf_client, vnfd_id: str, tmp_path: Path
+) -> str:
+    """Start ``vnflcm update`` to ``vnfd_id`` with the config paths; its
+    op id."""
+    body = tmp_path / f'{uuid.uuid4().hex}.json'
+    body.write_text(
+        json.dumps(
+            {
+                'vnfdId': vnfd_id,
+                'metadata': {'configmap_secret_paths': CONFIG_PATHS},
+            }
+        )
+    )
+    seen = cnf.op_ids()
+    cnf_client.lcm('update', cnf.inst_id, '--I', str(body))
+    (op_id,) = cnf.op_ids() - seen
+    return op_id
