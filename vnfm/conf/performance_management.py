@@ -21,6 +21,41 @@ opts = [
         help='Reports a PM job keeps; the oldest goes when a new one '
         'arrives beyond it.',
     ),
+    cfg.StrOpt(
+        'rule_dir',
+        help='Directory of Prometheus rule files where the conductors '
+        'write one file per PM job (vnfm-pm-<job id>.yaml) and remove '
+        'those of deleted jobs; Prometheus loads them with rule_files: '
+        '[<rule_dir>/vnfm-*.yaml]. Unset: no rules are written.',
+    ),
+    cfg.StrOpt(
+        'prometheus_url',
+        help='Base URL of Prometheus (run with --web.enable-lifecycle): '
+        'after the rule files changed, vnfm POSTs <url>/-/reload. '
+        'Unset: Prometheus is not told (it reloads on SIGHUP).',
+    ),
+    cfg.FloatOpt(
+        'reload_timeout',
+        default=10.0,
+        min=0.1,
+        help='Seconds a reload of Prometheus, or a check of a rule file '
+        'by promtool, may take in total.',
+    ),
+    cfg.StrOpt(
+        'promtool',
+        default='promtool',
+        help='The promtool that checks each rule file before it replaces '
+        'the one in rule_dir (a file promtool refuses is not written, and '
+        'the conductor logs why). Checks are skipped, with a warning, '
+        'when it is not found.',
+    ),
+    cfg.FloatOpt(
+        'rule_sync_interval',
+        default=5.0,
+        min=0.1,
+        help='Seconds between two rounds in which each conductor makes '
+        'rule_dir match the PM jobs.',
+    ),
 ]
 
 

@@ -77,8 +77,11 @@ def _entry(job: dict, alert: dict) -> dict:
 
 
 def _fingerprint(group: list[dict]) -> str:
+    # Alertmanager repeats a firing alert with its startsAt and a new
+    # value: the annotations tell a new measurement from a retry.
     keys = sorted(
-        f'{a.get("fingerprint")}|{a.get("startsAt")}|{a["labels"]}'
+        f'{a.get("fingerprint")}|{a.get("startsAt")}|{a["labels"]}|'
+        f'{a.get("annotations")}'
         for a in group
     )
     return hashlib.sha256('\n'.join(keys).encode()).hexdigest()[:32]

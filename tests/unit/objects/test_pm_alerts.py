@@ -72,3 +72,14 @@ def test_alerts_the_job_does_not_measure_are_skipped(db_url):
         f'an alert of PM job {job["id"]}: annotation value is not a number',
     ]
     assert outbox.notification_list() == []
+
+
+def test_a_repeated_alert_with_a_new_value_is_a_new_report(db_url):
+    job = _job(['VCpuUsageMeanVnf'])
+
+    made = [
+        pm_alerts.record([pm_alert(job['id'], 'i1', value)], [])
+        for value in ('0.5', '0.5', '0.7')
+    ]
+
+    assert [len(m) for m in made] == [1, 0, 1]
