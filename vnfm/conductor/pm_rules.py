@@ -1,7 +1,8 @@
 """Keep ``[performance_management] rule_dir`` in step with the PM jobs:
-one Prometheus rule file per job (``vnfm-pm-<job id>.yaml``, see
-``vnfm.objects.pm_rules``), rewritten when the job or its instance's
-Pods change, removed with the job; then Prometheus reloads.
+one Prometheus rule file per job (``vnfm-pm-<job id>.yaml``) and per
+threshold (``vnfm-pm-threshold-<id>.yaml``), see
+``vnfm.objects.pm_rules``, rewritten when it or its instance's Pods
+change, removed with it; then Prometheus reloads.
 
 Each conductor runs a round every ``rule_sync_interval`` seconds; a round
 only writes what differs, so several conductors sharing the directory
@@ -46,11 +47,10 @@ class RuleSync:
         if not conf.rule_dir:
             return False
         directory = Path(conf.rule_dir)
-        wanted = {f'{PREFIX}{job["id"]}.yaml': job for job in pm_db.job_list()}
-        instances: dict[str, Any] = {}
+        wanted = rule_files()
         changed = False
-        for name, job in wanted.items():
-            changed |= self._write(directory / name, render(job, instances))
+        for name, text in wanted.items():
+            changed |= self._write(directory / name, text)
         for path in directory.glob(f'{PREFIX}*.yaml'):
             if path.name not in wanted:
                 with contextlib.suppress(FileNotFoundError):
@@ -105,15 +105,35 @@ class RuleSync:
         self._reload_pending = False
 
 
-def render(job: dict, instances: dict[str, Any]) -> str:
-    """The rule file of ``job``; ``instances`` caches instance rows by id
-    (None: gone)."""
-    for instance_id in job['object_instance_ids']:
+def rule_files() -> dict[str, str]:
+    """The rule files of the PM jobs and thresholds, by file name."""
+    instances: dict[str, Any] = {}
+
+    def instance(instance_id: str) -> Any:
         if instance_id not in instances:
             try:
                 instances[instance_id] = db.instance_get(instance_id)
             except exceptions.NotFound:
-                instances[instance_id] = None
-    present = {k: v for k, v in instances.items() if v is not None}
-    group = pm_rules.rule_group(job, present)
+                instances[instance_id] = None  # gone: no rules
+        return instances[instance_id]
+
+    files = {}
+    for job in pm_db.job_list():
+        present = {
+            i: instance(i)
+            for i in job['object_instance_ids']
+            if instance(i) is not None
+        }
+        group = pm_rules.rule_group(job, present)
+        files[f'{PREFIX}{job["id"]}.yaml'] = _dump(group)
+    interval = CONF.performance_management.threshold_interval
+    for threshold in pm_db.threshold_list():
+        found = instance(threshold['object_instance_id'])
+        if found is not None:
+            group = pm_rules.threshold_group(threshold, found, interval)
+            files[f'{PREFIX}threshold-{threshold["id"]}.yaml'] = _dump(group)
+    return files
+
+
+def _dump(group: dict) -> str:
     return yaml.safe_dump(group, sort_keys=False, width=1000)

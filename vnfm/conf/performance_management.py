@@ -49,6 +49,21 @@ opts = [
         'the conductor logs why). Checks are skipped, with a warning, '
         'when it is not found.',
     ),
+    cfg.IntOpt(
+        'threshold_interval',
+        default=30,
+        min=1,
+        max=86400,
+        help="Seconds between two evaluations of a threshold's rules by "
+        'Prometheus, and the window of its rates.',
+    ),
+    cfg.IntOpt(
+        'autoscale_cooldown',
+        default=300,
+        min=0,
+        help='Seconds after an automatic scale of a VNF instance ended in '
+        'which no other automatic scale of that instance starts.',
+    ),
     cfg.FloatOpt(
         'rule_sync_interval',
         default=5.0,

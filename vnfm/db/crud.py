@@ -29,6 +29,7 @@ _WHAT = {
     models.table(models.Alarm): 'Alarm',
     models.table(models.PmJob): 'PM job',
     models.table(models.PmReport): 'Performance report',
+    models.table(models.Threshold): 'Threshold',
 }
 
 

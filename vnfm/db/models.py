@@ -297,6 +297,29 @@ class PmJob(TimestampMixin, Base):
     measurements: orm.Mapped[list] = orm.mapped_column(Json)
 
 
+class Threshold(TimestampMixin, Base):
+    """A PM threshold (SOL003 v3.3.1 6.5.2.9 Threshold); its callbackUri
+    and authentication are those of its subscription row (``vnfpm``)."""
+
+    __tablename__ = 'thresholds'
+
+    id: orm.Mapped[str] = orm.mapped_column(Uuid, primary_key=True)
+    subscription_id: orm.Mapped[str] = orm.mapped_column(
+        Uuid, sa.ForeignKey('subscriptions.id', ondelete='CASCADE'), index=True
+    )
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    object_type: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    object_instance_id: orm.Mapped[str] = orm.mapped_column(Uuid)
+    sub_object_instance_ids: orm.Mapped[list | None] = orm.mapped_column(Json)
+    criteria: orm.Mapped[dict] = orm.mapped_column(Json)
+    # The request's metadata (vnfm: the aspect auto-scale scales).
+    threshold_metadata: orm.Mapped[dict | None] = orm.mapped_column(Json)
+    # The side of the threshold the value was last seen on (UP, DOWN;
+    # None: not yet) and the last crossing with what auto-scale decided.
+    crossing_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(8))
+    last_crossing: orm.Mapped[dict | None] = orm.mapped_column(Json)
+
+
 class PmReport(Base):
     """A performance report of a PM job (SOL003 v3.3.1 6.5.2.10), made
     of the values Prometheus computed for its rules."""

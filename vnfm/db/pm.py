@@ -23,15 +23,26 @@ from vnfm.db import session
 PM_JOBS = models.table(models.PmJob)
 PM_REPORTS = models.table(models.PmReport)
 SUBSCRIPTIONS = models.table(models.Subscription)
+THRESHOLDS = models.table(models.Threshold)
+
+
+def _create(table: sa.Table, values: dict, subscription: dict) -> dict:
+    with session.transaction() as conn:
+        sub = crud.insert(conn, SUBSCRIPTIONS, subscription)
+        return crud.insert(
+            conn, table, dict(values, subscription_id=sub['id'])
+        )
+
+
+def _delete(table: sa.Table, row: dict) -> None:
+    with session.transaction() as conn:
+        crud.delete(conn, table, row['id'], None)
+        crud.delete(conn, SUBSCRIPTIONS, row['subscription_id'], None)
 
 
 def job_create(values: dict, subscription: dict) -> dict:
     """Insert a PM job and its subscription row in one transaction."""
-    with session.transaction() as conn:
-        sub = crud.insert(conn, SUBSCRIPTIONS, subscription)
-        return crud.insert(
-            conn, PM_JOBS, dict(values, subscription_id=sub['id'])
-        )
+    return _create(PM_JOBS, values, subscription)
 
 
 def job_get(job_id: str) -> dict:
@@ -55,9 +66,59 @@ def job_scan(
 def job_delete(job: dict) -> None:
     """Delete a PM job (with its subscription row, reports and pending
     notifications)."""
+    _delete(PM_JOBS, job)
+
+
+def threshold_create(values: dict, subscription: dict) -> dict:
+    """Insert a threshold and its subscription row in one transaction."""
+    return _create(THRESHOLDS, values, subscription)
+
+
+def threshold_get(threshold_id: str) -> dict:
+    """One threshold; NotFound if absent."""
+    return crud.one(THRESHOLDS, threshold_id)
+
+
+def threshold_list(where: dict | None = None) -> list[dict]:
+    """Thresholds matching ``where``, oldest first."""
+    return crud.select(THRESHOLDS, where)
+
+
+def threshold_scan(
+    where: dict | None = None, after: str | None = None
+) -> Iterator[dict]:
+    """Thresholds matching ``where``, oldest first, after ``after``, read
+    in chunks (for lists)."""
+    return crud.scan(THRESHOLDS, where, after=after)
+
+
+def threshold_delete(threshold: dict) -> None:
+    """Delete a threshold with its subscription row and pending
+    notifications."""
+    _delete(THRESHOLDS, threshold)
+
+
+def threshold_cross(
+    threshold: dict, values: dict, notifications: list[dict]
+) -> dict:
+    """Record a crossing (compare-and-set on the side it was on, so one
+    crossing is reported once) with its notifications; Conflict if
+    another post recorded it first."""
     with session.transaction() as conn:
-        crud.delete(conn, PM_JOBS, job['id'], None)
-        crud.delete(conn, SUBSCRIPTIONS, job['subscription_id'], None)
+        row = crud.update(
+            conn,
+            THRESHOLDS,
+            threshold['id'],
+            values,
+            {'crossing_state': threshold['crossing_state']},
+        )
+        outbox.insert(conn, notifications)
+        return row
+
+
+def threshold_record(threshold_id: str, values: dict) -> None:
+    """Change a threshold's bookkeeping (auto-scale's decision)."""
+    crud.cas(THRESHOLDS, threshold_id, values)
 
 
 def report_add(

@@ -32,13 +32,20 @@ FUNCTION_TYPE = 'vnfpm'
 
 def is_vnfpm(alert: Any) -> bool:
     """Whether an alert reports a measurement of a PM job."""
-    labels = alert.get('labels') if isinstance(alert, dict) else None
-    if not isinstance(labels, dict):
-        return False
-    receiver = labels.get('receiver_type')
-    return labels.get('function_type') == FUNCTION_TYPE and (
-        receiver is None or receiver in alerts.RECEIVER_TYPES
-    )
+    return alerts.is_for(alert, FUNCTION_TYPE)
+
+
+def value_of(alert: dict) -> float:
+    """The finite number in an alert's annotation ``value``; ValueError
+    saying what is wrong."""
+    given = (alert.get('annotations') or {}).get('value')
+    try:
+        value = float(given if isinstance(given, (str, int, float)) else '')
+    except ValueError:
+        raise ValueError('annotation value is not a number') from None
+    if not math.isfinite(value):
+        raise ValueError('annotation value is not a finite number')
+    return value
 
 
 def _entry(job: dict, alert: dict) -> dict:
@@ -52,13 +59,7 @@ def _entry(job: dict, alert: dict) -> dict:
             f'object_instance_id {str(target)[:60]!r} is not one of its '
             'objects'
         )
-    given = (alert.get('annotations') or {}).get('value')
-    try:
-        value = float(given if isinstance(given, (str, int, float)) else '')
-    except ValueError:
-        raise ValueError('annotation value is not a number') from None
-    if not math.isfinite(value):
-        raise ValueError('annotation value is not a finite number')
+    value = value_of(alert)
     when = alerts.parse_time(alert.get('startsAt'))
     if when is None:
         raise ValueError('startsAt is missing or not an RFC 3339 time')

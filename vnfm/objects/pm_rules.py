@@ -79,25 +79,37 @@ def namespace(instance: Mapping[str, Any]) -> str:
     return (info.get('metadata') or {}).get('namespace') or 'default'
 
 
+def measure(
+    metric: str,
+    instance: Mapping[str, Any],
+    object_type: str,
+    sub_object_instance_ids: list[str] | None,
+    cp: str,
+    period: int,
+) -> str:
+    """The PromQL of a measurement of an instance (its Vnfc's Pods, its
+    interface ``cp``) over ``period`` seconds."""
+    only = sub_object_instance_ids if object_type == 'Vnfc' else None
+    sel = (
+        f'namespace="{_quoted(namespace(instance))}",'
+        f'pod=~"{_quoted(pods(instance, only))}"'
+    )
+    return PROMQL[metric].format(sel=sel, cp=_quoted(cp), period=period)
+
+
 def _rule(
     job: Mapping[str, Any],
     metric: str,
     instance: Mapping[str, Any],
     cp: str,
 ) -> dict:
-    only = (
-        job['sub_object_instance_ids']
-        if job['object_type'] == 'Vnfc'
-        else None
-    )
-    sel = (
-        f'namespace="{_quoted(namespace(instance))}",'
-        f'pod=~"{_quoted(pods(instance, only))}"'
-    )
-    expr = PROMQL[metric].format(
-        sel=sel,
-        cp=_quoted(cp),
-        period=job['criteria']['reportingPeriod'],
+    expr = measure(
+        metric,
+        instance,
+        job['object_type'],
+        job['sub_object_instance_ids'],
+        cp,
+        job['criteria']['reportingPeriod'],
     )
     labels = {
         'receiver_type': 'vnfm',
@@ -138,6 +150,61 @@ def rule_group(
             {
                 'name': f'vnfpm-{job["id"]}',
                 'interval': f'{job["criteria"]["collectionPeriod"]}s',
+                'rules': rules,
+            }
+        ]
+    }
+
+
+def threshold_group(
+    threshold: Mapping[str, Any], instance: Mapping[str, Any], interval: int
+) -> dict:
+    """The rule file of a threshold: an alert while the value is above
+    ``thresholdValue + hysteresis`` (UP), one while below
+    ``thresholdValue - hysteresis`` (DOWN), evaluated every ``interval``
+    seconds."""
+    metric = str(threshold['criteria']['performanceMetric']).partition('.')[0]
+    cps = threshold['sub_object_instance_ids'] or ['eth0']
+    cp = '' if threshold['object_type'] in ('Vnf', 'Vnfc') else cps[0]
+    expr = measure(
+        metric,
+        instance,
+        threshold['object_type'],
+        threshold['sub_object_instance_ids'],
+        cp,
+        interval,
+    )
+    details = threshold['criteria']['simpleThresholdDetails']
+    value = float(details['thresholdValue'])
+    hysteresis = float(details.get('hysteresis') or 0)
+    rules = []
+    for direction, test in (
+        ('UP', f'> {value + hysteresis!r}'),
+        ('DOWN', f'< {value - hysteresis!r}'),
+    ):
+        labels = {
+            'receiver_type': 'vnfm',
+            'function_type': 'vnfpm_threshold',
+            'threshold_id': threshold['id'],
+            'crossing_direction': direction,
+            'metric': metric,
+            'object_instance_id': instance['id'],
+        }
+        if cp:
+            labels['sub_object_instance_id'] = cp
+        rules.append(
+            {
+                'alert': f'vnfpm_threshold_{direction.lower()}',
+                'expr': f'({expr}) {test}',
+                'labels': labels,
+                'annotations': {'value': '{{ $value }}'},
+            }
+        )
+    return {
+        'groups': [
+            {
+                'name': f'vnfpm-threshold-{threshold["id"]}',
+                'interval': f'{interval}s',
                 'rules': rules,
             }
         ]

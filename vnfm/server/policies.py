@@ -49,6 +49,8 @@ _FM_SUBSC = _FM + '/subscriptions'
 _PKG_SUBSC = '/vnfpkgm/v1/subscriptions'
 _PM_JOBS = '/vnfpm/v2/pm_jobs'
 _PM_JOB = _PM_JOBS + '/{pmJobId}'
+_THRESHOLDS = '/vnfpm/v2/thresholds'
+_THRESHOLD = _THRESHOLDS + '/{thresholdId}'
 
 _base_rules = [
     policy.RuleDefault(
@@ -524,6 +526,41 @@ _API = [
         'Show a performance report of a PM job.',
         'GET',
         _PM_JOB + '/reports/{reportId}',
+    ),
+    (
+        PM + 'create_threshold',
+        ADMIN_OR_MEMBER,
+        'Create a PM threshold.',
+        'POST',
+        _THRESHOLDS,
+    ),
+    (
+        PM + 'index_threshold',
+        ADMIN_OR_READER,
+        'List PM thresholds.',
+        'GET',
+        _THRESHOLDS,
+    ),
+    (
+        PM + 'show_threshold',
+        ADMIN_OR_READER,
+        'Show a PM threshold.',
+        'GET',
+        _THRESHOLD,
+    ),
+    (
+        PM + 'update_threshold',
+        ADMIN_OR_MEMBER,
+        'Change the callbackUri or authentication of a PM threshold.',
+        'PATCH',
+        _THRESHOLD,
+    ),
+    (
+        PM + 'delete_threshold',
+        ADMIN_OR_MEMBER,
+        'Delete a PM threshold.',
+        'DELETE',
+        _THRESHOLD,
     ),
     (
         ALERT + 'receive',

@@ -18,6 +18,7 @@ from vnfm.server.controllers import op_occs
 from vnfm.server.controllers import package_content
 from vnfm.server.controllers import pm_jobs
 from vnfm.server.controllers import subscriptions
+from vnfm.server.controllers import thresholds
 from vnfm.server.controllers import versions
 from vnfm.server.controllers import vims
 from vnfm.server.controllers import vnf_instances
@@ -323,6 +324,30 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     (
         _JOB + '/reports/{report_id}',
         {'GET': _pm(pm_jobs.report, 'report_show')},
+    ),
+    (
+        '/vnfpm/v2/thresholds',
+        {
+            'POST': _pm(
+                thresholds.create,
+                'create_threshold',
+                pm_schema.THRESHOLD_CREATE,
+            ),
+            'GET': _pm(thresholds.index, 'index_threshold'),
+        },
+    ),
+    (
+        '/vnfpm/v2/thresholds/{id}',
+        {
+            'GET': _pm(thresholds.show, 'show_threshold'),
+            'PATCH': _pm(
+                thresholds.modify,
+                'update_threshold',
+                pm_schema.THRESHOLD_MODIFY,
+                _PATCH,
+            ),
+            'DELETE': _pm(thresholds.delete, 'delete_threshold'),
+        },
     ),
     (
         '/alert',

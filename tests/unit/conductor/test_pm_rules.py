@@ -68,14 +68,32 @@ def _job(instance_id: str) -> dict:
 @pytest.mark.skipif(
     shutil.which('promtool') is None, reason="Debian's prometheus"
 )
-def test_a_job_becomes_a_rule_file_promtool_accepts(rules, conf):
+def test_jobs_and_thresholds_become_rule_files_promtool_accepts(rules, conf):
     conf('promtool', shutil.which('promtool'), 'performance_management')
-    job = _job(instance_with_vnfcs()['id'])
+    inst = instance_with_vnfcs()
+    job = _job(inst['id'])
+    threshold = pm_db.threshold_create(
+        {
+            'object_type': 'Vnf',
+            'object_instance_id': inst['id'],
+            'criteria': {
+                'performanceMetric': 'VCpuUsageMeanVnf',
+                'thresholdType': 'SIMPLE',
+                'simpleThresholdDetails': {
+                    'thresholdValue': 0.5,
+                    'hysteresis': 0.1,
+                },
+            },
+        },
+        {'callback_uri': 'http://198.18.0.1/cb', 'interface': registry.VNFPM},
+    )
 
     changed = pm_rules.RuleSync().round()
 
     path = rules / f'vnfm-pm-{job["id"]}.yaml'
+    threshold_path = rules / f'vnfm-pm-threshold-{threshold["id"]}.yaml'
     assert changed
+    assert 'function_type: vnfpm_threshold' in threshold_path.read_text()
     assert 'function_type: vnfpm' in path.read_text()
     assert _Prometheus.posts == ['/-/reload']
 

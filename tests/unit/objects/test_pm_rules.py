@@ -92,3 +92,32 @@ def test_every_measurement_has_an_expression():
     every = {m for group in pm_job.GROUPS.values() for m in group}
 
     assert every == set(pm_rules.PROMQL)
+
+
+def test_a_threshold_fires_above_and_below_its_hysteresis():
+    threshold = {
+        'id': 't1',
+        'object_type': 'Vnf',
+        'sub_object_instance_ids': None,
+        'criteria': {
+            'performanceMetric': 'VCpuUsageMeanVnf.i1',
+            'simpleThresholdDetails': {
+                'thresholdValue': 0.5,
+                'hysteresis': 0.1,
+            },
+        },
+    }
+
+    [group] = pm_rules.threshold_group(threshold, _instance(), 20)['groups']
+
+    up, down = group['rules']
+    assert group['interval'] == '20s'
+    assert up['expr'].endswith(') > 0.6')
+    assert down['expr'].endswith(') < 0.4')
+    assert '[20s]' in up['expr']
+    assert up['labels']['function_type'] == 'vnfpm_threshold'
+    assert (
+        up['labels']['crossing_direction'],
+        down['labels']['crossing_direction'],
+    ) == ('UP', 'DOWN')
+    assert up['labels']['threshold_id'] == 't1'

@@ -52,3 +52,46 @@ def pm_alert(
         'endsAt': '0001-01-01T00:00:00Z',
         'fingerprint': f'{job_id[:8]}{metric}',
     }
+
+
+def threshold_body(
+    instance_id: str, callback: str, value: float = 0.5, **extra: Any
+) -> dict:
+    """A CreateThresholdRequest on the mean CPU of a VNF instance."""
+    return {
+        'objectType': 'Vnf',
+        'objectInstanceId': instance_id,
+        'criteria': {
+            'performanceMetric': f'VCpuUsageMeanVnf.{instance_id}',
+            'thresholdType': 'SIMPLE',
+            'simpleThresholdDetails': {
+                'thresholdValue': value,
+                'hysteresis': 0.1,
+            },
+        },
+        'callbackUri': callback,
+        **extra,
+    }
+
+
+def crossing_alert(
+    threshold_id: str, direction: str, value: str = '0.9', **labels: str
+) -> dict:
+    """The alert of a threshold's rule for one side, as Alertmanager posts
+    it."""
+    return {
+        'status': 'firing',
+        'labels': {
+            'alertname': f'vnfpm_threshold_{direction.lower()}',
+            'receiver_type': 'vnfm',
+            'function_type': 'vnfpm_threshold',
+            'threshold_id': threshold_id,
+            'crossing_direction': direction,
+            'metric': 'VCpuUsageMeanVnf',
+            **labels,
+        },
+        'annotations': {'value': value},
+        'startsAt': '2026-11-27T10:00:00Z',
+        'endsAt': '0001-01-01T00:00:00Z',
+        'fingerprint': f'{threshold_id[:8]}{direction}',
+    }

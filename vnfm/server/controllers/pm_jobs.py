@@ -9,6 +9,9 @@ test_callback_uri``), from a conductor.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import webob
 
 from vnfm.common import crypto
@@ -66,15 +69,37 @@ def _check_objects(req: ApiRequest, body: dict) -> None:
             f'(SOL003 6.5.2.6); {len(ids)} were given.'
         )
     for instance_id in ids:
-        try:
-            instance = db.instance_get(instance_id)
-        except exceptions.NotFound:
-            instance = None
-        if instance is None or not req.allows(instance['project_id']):
-            raise exceptions.UnprocessableEntity(
-                f'objectInstanceId {instance_id[:60]} is not a VNF '
-                'instance of this project.'
-            )
+        check_object(req, instance_id)
+
+
+def check_object(req: ApiRequest, instance_id: str) -> Mapping[str, Any]:
+    """The VNF instance an objectInstanceId names, if the caller's;
+    UnprocessableEntity otherwise."""
+    try:
+        instance = db.instance_get(instance_id)
+    except exceptions.NotFound:
+        instance = None
+    if instance is None or not req.allows(instance['project_id']):
+        raise exceptions.UnprocessableEntity(
+            f'objectInstanceId {instance_id[:60]} is not a VNF '
+            'instance of this project.'
+        )
+    return instance
+
+
+def callback_subscription(req: ApiRequest, body: dict) -> dict:
+    """The subscription row of a new PM job or threshold: its
+    callbackUri, tested, and its authentication, sealed."""
+    sealed = subscriptions.sealed_callback(
+        req, API, body['callbackUri'], body.get('authentication')
+    )
+    return {
+        'callback_uri': body['callbackUri'],
+        'authentication': sealed,
+        'project_id': req.ctx.project_id,
+        'api_version': API.api_versions[0],
+        'interface': API.interface,
+    }
 
 
 def create(req: ApiRequest) -> webob.Response:
@@ -86,9 +111,6 @@ def create(req: ApiRequest) -> webob.Response:
         body['objectType'], body['objectInstanceIds'], criteria
     )
     _check_objects(req, body)
-    sealed = subscriptions.sealed_callback(
-        req, API, body['callbackUri'], body.get('authentication')
-    )
     row = pm_db.job_create(
         {
             'project_id': req.ctx.project_id,
@@ -98,13 +120,7 @@ def create(req: ApiRequest) -> webob.Response:
             'criteria': criteria,
             'measurements': measured,
         },
-        {
-            'callback_uri': body['callbackUri'],
-            'authentication': sealed,
-            'project_id': req.ctx.project_id,
-            'api_version': API.api_versions[0],
-            'interface': API.interface,
-        },
+        callback_subscription(req, body),
     )
     location = pm_job.href(req.base_url, row['id'])
     return http.json_response(
@@ -130,20 +146,22 @@ def show(req: ApiRequest) -> webob.Response:
 
 
 def modify(req: ApiRequest) -> webob.Response:
-    """PATCH: a new callbackUri and/or authentication (6.4.3.3.4); the
-    answer is the PmJobModifications applied, without credentials."""
-    row = _get(req)
+    """PATCH: a new callbackUri and/or authentication (6.4.3.3.4)."""
+    return patch_callback(req, _get(req))
+
+
+def patch_callback(req: ApiRequest, row: dict) -> webob.Response:
+    """Apply a PmJobModifications or ThresholdModifications to the
+    subscription row of ``row`` (tested as on creation); the answer is
+    the modifications applied, without credentials."""
     sub = registry.subscription_get(row['subscription_id'])
     body = req.json
     uri = body.get('callbackUri', sub['callback_uri'])
     if 'authentication' in body:
         auth = body['authentication']
     else:
-        auth = (
-            crypto.decrypt(sub['authentication'])
-            if sub['authentication']
-            else None
-        )
+        sealed = sub['authentication']
+        auth = crypto.decrypt(sealed) if sealed else None
     sealed = subscriptions.sealed_callback(req, API, uri, auth)
     registry.subscription_update(
         sub['id'], {'callback_uri': uri, 'authentication': sealed}

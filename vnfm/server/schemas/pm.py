@@ -50,3 +50,40 @@ PM_JOB_MODIFY = _C.obj(
     },
     min_properties=1,
 )
+
+# 6.5.3.4 ThresholdCriteria (SIMPLE only, as Tacker)
+THRESHOLD_CRITERIA = _C.obj(
+    {
+        'performanceMetric': _C.NAME,
+        'thresholdType': {'type': 'string', 'enum': ['SIMPLE']},
+        'simpleThresholdDetails': _C.obj(
+            {
+                'thresholdValue': {'type': 'number'},
+                'hysteresis': {'type': 'number', 'minimum': 0},
+            },
+            required=('thresholdValue', 'hysteresis'),
+        ),
+    },
+    required=('performanceMetric', 'thresholdType', 'simpleThresholdDetails'),
+)
+
+# 6.5.2.8 CreateThresholdRequest; metadata.aspectId names the aspect
+# auto-scale scales (vnfm).
+THRESHOLD_CREATE = _C.obj(
+    {
+        'objectType': {'type': 'string', 'enum': list(pm_job.OBJECT_TYPES)},
+        'objectInstanceId': _C.IDENTIFIER,
+        'subObjectInstanceIds': {
+            **_C.array_of(_C.IDENTIFIER),
+            'maxItems': 100,
+        },
+        'criteria': THRESHOLD_CRITERIA,
+        'callbackUri': _C.URI,
+        'authentication': subscriptions.AUTHENTICATION,
+        'metadata': _C.obj({'aspectId': _C.IDENTIFIER}),
+    },
+    required=('objectType', 'objectInstanceId', 'criteria', 'callbackUri'),
+)
+
+# 6.5.2.11 ThresholdModifications
+THRESHOLD_MODIFY = PM_JOB_MODIFY

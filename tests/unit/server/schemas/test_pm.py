@@ -64,3 +64,27 @@ def test_a_patch_changes_something():
         schemacheck.first_error(pm.PM_JOB_MODIFY, {'callbackUri': URI}) is None
     )
     assert schemacheck.first_error(pm.PM_JOB_MODIFY, {}) is not None
+
+
+def test_a_threshold_is_simple_with_a_non_negative_hysteresis():
+    body = {
+        'objectType': 'Vnf',
+        'objectInstanceId': 'i1',
+        'criteria': {
+            'performanceMetric': 'VCpuUsageMeanVnf',
+            'thresholdType': 'SIMPLE',
+            'simpleThresholdDetails': {'thresholdValue': 1, 'hysteresis': 0},
+        },
+        'callbackUri': URI,
+        'metadata': {'aspectId': 'a1'},
+    }
+    negative = {**body['criteria']['simpleThresholdDetails'], 'hysteresis': -1}
+
+    assert schemacheck.first_error(pm.THRESHOLD_CREATE, body) is None
+    bad = {**body, 'criteria': {**body['criteria'], 'thresholdType': 'X'}}
+    assert schemacheck.first_error(pm.THRESHOLD_CREATE, bad) is not None
+    worse = {
+        **body,
+        'criteria': {**body['criteria'], 'simpleThresholdDetails': negative},
+    }
+    assert 'hysteresis' in schemacheck.first_error(pm.THRESHOLD_CREATE, worse)

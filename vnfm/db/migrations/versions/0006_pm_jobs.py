@@ -1,4 +1,5 @@
-"""PM jobs and their reports (SOL003 v3.3.1 6.5.2.7, 6.5.2.10).
+"""PM jobs, their reports and thresholds (SOL003 v3.3.1 6.5.2.7,
+6.5.2.10, 6.5.2.9).
 
 Revision ID: 0006
 Revises: 0005
@@ -66,3 +67,28 @@ def upgrade() -> None:
         ),
     )
     op.create_index('ix_pm_reports_pm_job_id', 'pm_reports', ['pm_job_id'])
+    op.create_table(
+        'thresholds',
+        sa.Column('id', Uuid, nullable=False),
+        sa.Column('subscription_id', Uuid, nullable=False),
+        sa.Column('project_id', sa.String(64), nullable=True),
+        sa.Column('object_type', sa.String(16), nullable=False),
+        sa.Column('object_instance_id', Uuid, nullable=False),
+        sa.Column('sub_object_instance_ids', Json, nullable=True),
+        sa.Column('criteria', Json, nullable=False),
+        sa.Column('threshold_metadata', Json, nullable=True),
+        sa.Column('crossing_state', sa.String(8), nullable=True),
+        sa.Column('last_crossing', Json, nullable=True),
+        sa.Column('created_at', DateTime, nullable=False),
+        sa.Column('updated_at', DateTime, nullable=True),
+        sa.PrimaryKeyConstraint('id', name='pk_thresholds'),
+        sa.ForeignKeyConstraint(
+            ['subscription_id'],
+            ['subscriptions.id'],
+            ondelete='CASCADE',
+            name='fk_thresholds_subscription_id_subscriptions',
+        ),
+    )
+    op.create_index(
+        'ix_thresholds_subscription_id', 'thresholds', ['subscription_id']
+    )
