@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import datetime
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
 from vnfm.db import api as db
-from vnfm.objects import notifications
+from vnfm.objects import automatic
 from vnfm.objects import scale_level
 from vnfm.objects import states
 from vnfm.objects import vnf_instance
@@ -38,25 +38,15 @@ from vnfm.objects import vnf_instance
 LOG = logging.getLogger(__name__)
 
 SCALE = states.LcmOperation.SCALE.value
-SCALE_STARTED, WAITING, NOT_SCALED = 'SCALE_STARTED', 'WAITING', 'NOT_SCALED'
+SCALE_STARTED, NOT_SCALED = 'SCALE_STARTED', 'NOT_SCALED'
+WAITING = automatic.WAITING
 INSTANTIATED = 'INSTANTIATED'
 _FINAL = frozenset(s.value for s in states.FINAL_OP_STATES)
-# start(op_id): ring the conductors about a new op.
-Start = Callable[[str], object]
+Start = automatic.Start
 
 
-class Decision(NamedTuple):
-    """What auto-scale decided about a crossing, and why."""
-
-    state: str
-    reason: str
-    op_id: str | None = None
-
-
-class _Decided(Exception):
-    def __init__(self, state: str, reason: str) -> None:
-        super().__init__(reason)
-        self.decision = Decision(state, reason)
+Decision = automatic.Decision
+_Decided = automatic.Decided
 
 
 def enabled(instance: Mapping[str, Any]) -> bool:
@@ -115,10 +105,21 @@ def _judge(
             f'operation {op["id"]} ({op["operation"]}) is '
             f'{op["operation_state"]}; judged again at the next alert',
         )
-    _check_cooldown(ops, now)
+    automatic.check_cooldown(
+        ops, SCALE, CONF.performance_management.autoscale_cooldown, now
+    )
     scale_type = 'SCALE_OUT' if direction == 'UP' else 'SCALE_IN'
     aspect = _aspect(threshold, instance, scale_type)
-    op_id = _start_scale(instance, threshold, scale_type, aspect)
+    op_id = automatic.start(
+        instance,
+        SCALE,
+        {
+            'type': scale_type,
+            'aspectId': aspect,
+            'numberOfSteps': 1,
+            'additionalParams': {'thresholdId': threshold['id']},
+        },
+    )
     start(op_id)
     return Decision(
         SCALE_STARTED, f'{scale_type} of aspect {aspect} started', op_id
@@ -167,56 +168,6 @@ def _aspect(
     if why:
         raise _Decided(NOT_SCALED, why)
     return str(aspect)
-
-
-def _check_cooldown(ops: list, now: datetime.datetime) -> None:
-    cooldown = datetime.timedelta(
-        seconds=CONF.performance_management.autoscale_cooldown
-    )
-    for op in reversed(ops):
-        if op['operation'] == SCALE and op.get('is_automatic_invocation'):
-            until = op['state_entered_time'] + cooldown
-            if until > now:
-                raise _Decided(
-                    WAITING,
-                    f'cool-down after automatic scale {op["id"]} until '
-                    f'{timeutils.isotime(until)}',
-                )
-            return
-
-
-def _start_scale(
-    instance: Mapping[str, Any],
-    threshold: Mapping[str, Any],
-    scale_type: str,
-    aspect: str,
-) -> str:
-    op_id = db.new_id()
-    values = {
-        'id': op_id,
-        'vnf_instance_id': instance['id'],
-        'operation': SCALE,
-        'operation_state': states.OpState.STARTING.value,
-        'operation_params': {
-            'type': scale_type,
-            'aspectId': aspect,
-            'numberOfSteps': 1,
-            'additionalParams': {'thresholdId': threshold['id']},
-        },
-        'is_automatic_invocation': True,
-        'is_cancel_pending': False,
-        'api_version': '2',
-        'project_id': instance['project_id'],
-    }
-    try:
-        db.op_create(
-            values,
-            instance_expected={'instantiation_state': INSTANTIATED},
-            notifications=notifications.for_op(values, instance=instance),
-        )
-    except exceptions.Conflict as e:  # an op started meanwhile
-        raise _Decided(WAITING, e.detail) from None
-    return op_id
 
 
 def details(
