@@ -203,6 +203,11 @@ def services(
         conf={
             'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)},
             'fault_management': {'receiver_token': ALERT_TOKEN},
+            'performance_management': {
+                'autoscale_cooldown': 0,
+                'rule_dir': str(tmp_path_factory.mktemp('pm-rules')),
+                'rule_sync_interval': 0.5,
+            },
         },
         env={'VNFM_HOOK_RECORD': str(hook_record)},
     )
@@ -292,6 +297,31 @@ class Api:
     def lcm(self, method: str, path: str, **kw: Any) -> requests.Response:
         """A /vnflcm/v2 request."""
         return self.request(method, '/vnflcm/v2' + path, **kw)
+
+    def configure(self, inst_id: str, **properties: Any) -> None:
+        """Set vnfConfigurableProperties of an instance (PATCH, waiting
+        for the op to complete)."""
+        r = self.lcm(
+            'PATCH',
+            f'/vnf_instances/{inst_id}',
+            json={'vnfConfigurableProperties': properties},
+            headers={'Content-Type': 'application/merge-patch+json'},
+        )
+        assert r.status_code == 202, r.text
+        self.wait_op(r.headers['Location'].rsplit('/', 1)[1], 'COMPLETED')
+
+    def post_alerts(self, *alerts: dict) -> dict:
+        """POST ``alerts`` to the receiver as Alertmanager's webhook does;
+        its answer."""
+        # Not the session: posts may come from several threads at once.
+        r = requests.post(
+            self.base + '/alert',
+            json={'version': '4', 'status': 'firing', 'alerts': list(alerts)},
+            headers={'Authorization': f'Bearer {ALERT_TOKEN}'},
+            timeout=30,
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
 
     def ok(
         self, method: str, path: str, status: int, **kw: Any
@@ -431,3 +461,24 @@ def pkg_retry(api: Api, zips: dict[str, Zip]) -> dict:
     """noop_vnf whose fail_hook fails only while
     additionalParams.fail_marker exists."""
     return api.onboard(zips['retry'].path)
+
+
+@pytest.fixture
+def noop_instance(api: Api, pkg_v2: dict) -> Iterator[str]:
+    """An instantiated noop_vnf_v2 instance; terminated (once no op runs
+    on it) and deleted afterwards."""
+    inst_id = api.create_instance(api.V2_VNFD_ID, name='it-noop')
+    op_id = api.start(inst_id, 'instantiate', api.instantiate_request())
+    api.wait_op(op_id, 'COMPLETED')
+    yield inst_id
+    api.wait_for(
+        lambda: all(
+            o['operationState'] in ('COMPLETED', 'FAILED', 'ROLLED_BACK')
+            for o in api.ops(inst_id)
+        ),
+        60,
+        'no op in progress',
+    )
+    op_id = api.start(inst_id, 'terminate', {'terminationType': 'FORCEFUL'})
+    api.wait_op(op_id, 'COMPLETED')
+    api.ok('DELETE', f'/vnf_instances/{inst_id}', 204)

@@ -9,11 +9,9 @@ from __future__ import annotations
 import concurrent.futures
 import datetime
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
 from tests.unit.conductor import receiver as receivers
 from vnfm_testbed import alertmanager
@@ -48,17 +46,6 @@ def _alert(inst_id: str, vnfc_id: str, **kw) -> dict:
     }
 
 
-def _post(api, *alerts: dict) -> dict:
-    r = requests.post(
-        api.base + '/alert',
-        json={'version': '4', 'status': 'firing', 'alerts': list(alerts)},
-        headers={'Authorization': f'Bearer {api.ALERT_TOKEN}'},
-        timeout=30,
-    )
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
 def _alarms(api, inst_id: str) -> list[dict]:
     r = api.request(
         'GET',
@@ -71,25 +58,10 @@ def _alarms(api, inst_id: str) -> list[dict]:
 
 
 @pytest.fixture
-def instance(api, pkg_v2) -> Iterator[tuple[str, str]]:
-    """An instantiated noop instance and the id of one of its VNFCs;
-    terminated and deleted afterwards."""
-    inst_id = api.create_instance(api.V2_VNFD_ID, name='it-fm')
-    op_id = api.start(inst_id, 'instantiate', api.instantiate_request())
-    api.wait_op(op_id, 'COMPLETED')
-    vnfcs = api.instance(inst_id)['instantiatedVnfInfo']['vnfcInfo']
-    yield inst_id, vnfcs[0]['id']
-    api.wait_for(
-        lambda: all(
-            o['operationState'] in ('COMPLETED', 'FAILED', 'ROLLED_BACK')
-            for o in api.ops(inst_id)
-        ),
-        60,
-        'no op in progress',
-    )
-    op_id = api.start(inst_id, 'terminate', {'terminationType': 'FORCEFUL'})
-    api.wait_op(op_id, 'COMPLETED')
-    api.ok('DELETE', f'/vnf_instances/{inst_id}', 204)
+def instance(api, noop_instance: str) -> tuple[str, str]:
+    """An instantiated noop instance and the id of one of its VNFCs."""
+    vnfcs = api.instance(noop_instance)['instantiatedVnfInfo']['vnfcInfo']
+    return noop_instance, vnfcs[0]['id']
 
 
 def _subscribe(client, receiver, inst_id: str, tmp_path: Path) -> str:
@@ -124,7 +96,7 @@ def _raise_once_despite_retries(
     client, api, inst_id: str, vnfc_id: str
 ) -> str:
     # Alertmanager retries a post it got no answer to: one alarm.
-    answers = [_post(api, _alert(inst_id, vnfc_id)) for _ in range(3)]
+    answers = [api.post_alerts(_alert(inst_id, vnfc_id)) for _ in range(3)]
     assert [a['raised'] for a in answers] == [1, 0, 0]
 
     [row] = [
@@ -162,8 +134,7 @@ def _acknowledge(client, api, alarm_id: str) -> None:
 def _clear_and_notify(
     api, receiver, inst_id: str, vnfc_id: str, alarm_id: str
 ) -> None:
-    _post(
-        api,
+    api.post_alerts(
         _alert(
             inst_id, vnfc_id, status='resolved', ends_at='2026-11-27T10:05:00Z'
         ),
@@ -179,30 +150,17 @@ def _clear_and_notify(
     assert alarm['alarmClearedTime'].startswith('2026-11-27T10:05:00')
 
 
-def _enable_autoheal(api, inst_id: str) -> None:
-    r = api.lcm(
-        'PATCH',
-        f'/vnf_instances/{inst_id}',
-        json={'vnfConfigurableProperties': {'isAutohealEnabled': True}},
-        headers={'Content-Type': 'application/merge-patch+json'},
-    )
-    assert r.status_code == 202, r.text
-    op_id = r.headers['Location'].rsplit('/', 1)[1]
-    api.wait_op(op_id, 'COMPLETED')
-
-
 def _heals(api, inst_id: str) -> list[dict]:
     return [o for o in api.ops(inst_id) if o['operation'] == 'HEAL']
 
 
 def test_an_alert_storm_heals_the_vnfc_once(api, instance):
     inst_id, vnfc_id = instance
-    _enable_autoheal(api, inst_id)
+    api.configure(inst_id, isAutohealEnabled=True)
 
     # 100 alerts for one VNFC within a second: 10 posts of 10 at once.
     def post(i: int) -> dict:
-        return _post(
-            api,
+        return api.post_alerts(
             *(
                 _alert(inst_id, vnfc_id, fingerprint=f'storm-{i}-{j}')
                 for j in range(10)

@@ -20,6 +20,7 @@ from vnfm.common import timeutils
 from vnfm.conductor import manager
 from vnfm.conductor import packages
 from vnfm.conductor import periodic
+from vnfm.conductor import pm_rules
 from vnfm.conductor import sync
 from vnfm.conductor.notifier import Notifier
 from vnfm.conductor.workers import WorkPool
@@ -62,6 +63,7 @@ class ConductorService:
             version=manager.ConductorManager.RPC_API_VERSION,
         )
         self._server = rpc.get_server(target, [self.manager], transport)
+        self.rules = pm_rules.RuleSync()
         self._reap_after = 0.0  # time.monotonic() when reaping may resume
         self._stopping = threading.Event()
         self._stopped = threading.Event()
@@ -89,6 +91,14 @@ class ConductorService:
         ]
         if CONF.kubernetes.sync_interval > 0:
             tasks.append(('sync', CONF.kubernetes.sync_interval, self.sync))
+        if CONF.performance_management.rule_dir:
+            tasks.append(
+                (
+                    'pm-rules',
+                    CONF.performance_management.rule_sync_interval,
+                    self.rules.round,
+                )
+            )
         for name, interval, task in tasks:
             thread = threading.Thread(
                 target=self._every,

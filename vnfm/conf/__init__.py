@@ -14,6 +14,7 @@ from vnfm.conf import mgmt_driver
 from vnfm.conf import notifications
 from vnfm.conf import openstack
 from vnfm.conf import outbound
+from vnfm.conf import performance_management
 from vnfm.conf import ssh
 from vnfm.conf import vnf_package
 
@@ -33,6 +34,7 @@ MODULES = (
     notifications,
     openstack,
     outbound,
+    performance_management,
     ssh,
     vnf_package,
 )

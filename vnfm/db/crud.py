@@ -27,6 +27,9 @@ _WHAT = {
     models.table(models.Vim): 'VIM',
     models.table(models.Subscription): 'Subscription',
     models.table(models.Alarm): 'Alarm',
+    models.table(models.PmJob): 'PM job',
+    models.table(models.PmReport): 'Performance report',
+    models.table(models.Threshold): 'Threshold',
 }
 
 

@@ -277,6 +277,72 @@ class Alarm(TimestampMixin, Base):
     __table_args__ = (sa.UniqueConstraint('fingerprint', 'starts_at'),)
 
 
+class PmJob(TimestampMixin, Base):
+    """A PM job (SOL003 v3.3.1 6.5.2.7 PmJob). Its callbackUri and
+    authentication are those of its subscription row (interface
+    ``vnfpm``), through which the outbox delivers its notifications."""
+
+    __tablename__ = 'pm_jobs'
+
+    id: orm.Mapped[str] = orm.mapped_column(Uuid, primary_key=True)
+    subscription_id: orm.Mapped[str] = orm.mapped_column(
+        Uuid, sa.ForeignKey('subscriptions.id', ondelete='CASCADE'), index=True
+    )
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    object_type: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    object_instance_ids: orm.Mapped[list] = orm.mapped_column(Json)
+    sub_object_instance_ids: orm.Mapped[list | None] = orm.mapped_column(Json)
+    criteria: orm.Mapped[dict] = orm.mapped_column(Json)
+    # The measurement types the job collects (its criteria resolved).
+    measurements: orm.Mapped[list] = orm.mapped_column(Json)
+
+
+class Threshold(TimestampMixin, Base):
+    """A PM threshold (SOL003 v3.3.1 6.5.2.9 Threshold); its callbackUri
+    and authentication are those of its subscription row (``vnfpm``)."""
+
+    __tablename__ = 'thresholds'
+
+    id: orm.Mapped[str] = orm.mapped_column(Uuid, primary_key=True)
+    subscription_id: orm.Mapped[str] = orm.mapped_column(
+        Uuid, sa.ForeignKey('subscriptions.id', ondelete='CASCADE'), index=True
+    )
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    object_type: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    object_instance_id: orm.Mapped[str] = orm.mapped_column(Uuid)
+    sub_object_instance_ids: orm.Mapped[list | None] = orm.mapped_column(Json)
+    criteria: orm.Mapped[dict] = orm.mapped_column(Json)
+    # The request's metadata (vnfm: the aspect auto-scale scales).
+    threshold_metadata: orm.Mapped[dict | None] = orm.mapped_column(Json)
+    # The side of the threshold the value was last seen on (UP, DOWN;
+    # None: not yet) and the last crossing with what auto-scale decided.
+    crossing_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(8))
+    last_crossing: orm.Mapped[dict | None] = orm.mapped_column(Json)
+
+
+class PmReport(Base):
+    """A performance report of a PM job (SOL003 v3.3.1 6.5.2.10), made
+    of the values Prometheus computed for its rules."""
+
+    __tablename__ = 'pm_reports'
+
+    id: orm.Mapped[str] = orm.mapped_column(Uuid, primary_key=True)
+    pm_job_id: orm.Mapped[str] = orm.mapped_column(
+        Uuid, sa.ForeignKey('pm_jobs.id', ondelete='CASCADE'), index=True
+    )
+    entries: orm.Mapped[list] = orm.mapped_column(Json)
+    # The alert group it came from: a retried post adds no second report.
+    fingerprint: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        DateTime, nullable=False
+    )
+    expiry_time: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        DateTime
+    )
+
+    __table_args__ = (sa.UniqueConstraint('pm_job_id', 'fingerprint'),)
+
+
 class Notification(Base):
     """A notification to deliver to one subscription (the outbox).
 

@@ -18,6 +18,8 @@ SUBSCRIPTIONS = models.table(models.Subscription)
 # The interfaces a subscription belongs to (its ``interface`` column).
 VNFLCM, VNFPKGM = 'vnflcm', 'vnfpkgm'
 VNFFM = 'vnffm'
+# A PM job's or threshold's own callbackUri (no /subscriptions route).
+VNFPM = 'vnfpm'
 
 
 def _vim_project_key(values: dict) -> dict:
@@ -129,6 +131,11 @@ def subscription_scan(
     """Subscriptions matching ``where``, oldest first, after the
     subscription ``after``, read in chunks (for lists)."""
     return crud.scan(SUBSCRIPTIONS, where, after=after)
+
+
+def subscription_update(subscription_id: str, values: dict) -> dict:
+    """Change a subscription (a PM job's callbackUri, authentication)."""
+    return crud.cas(SUBSCRIPTIONS, subscription_id, values)
 
 
 def subscription_delete(subscription_id: str) -> None:

@@ -183,15 +183,21 @@ def _change(
     )
 
 
-def is_vnffm(alert: Any) -> bool:
-    """Whether an alert is meant for vnfm's fault management."""
+def is_for(alert: Any, function_type: str) -> bool:
+    """Whether an alert is meant for vnfm (``receiver_type`` unset,
+    ``tacker`` or ``vnfm``) with label ``function_type``."""
     labels = alert.get('labels') if isinstance(alert, dict) else None
     if not isinstance(labels, dict):
         return False
     receiver = labels.get('receiver_type')
-    return labels.get('function_type') == FUNCTION_TYPE and (
+    return labels.get('function_type') == function_type and (
         receiver is None or receiver in RECEIVER_TYPES
     )
+
+
+def is_vnffm(alert: Any) -> bool:
+    """Whether an alert is meant for vnfm's fault management."""
+    return is_for(alert, FUNCTION_TYPE)
 
 
 def interpret(alerts: list[Any]) -> Outcome:

@@ -23,15 +23,15 @@ from __future__ import annotations
 import contextlib
 import datetime
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.common import timeutils
 from vnfm.conf import CONF
 from vnfm.db import alarms as alarm_db
 from vnfm.db import api as db
-from vnfm.objects import notifications
+from vnfm.objects import automatic
 from vnfm.objects import states
 from vnfm.objects import vnf_instance
 
@@ -40,24 +40,11 @@ LOG = logging.getLogger(__name__)
 HEAL = states.LcmOperation.HEAL.value
 INSTANTIATED = 'INSTANTIATED'
 _FINAL = frozenset(s.value for s in states.FINAL_OP_STATES)
-# start(op_id): ring the conductors about a new op.
-Start = Callable[[str], object]
+Start = automatic.Start
 
 
-class Decision(NamedTuple):
-    """What auto-heal decided about an alarm, and why."""
-
-    state: str
-    reason: str
-    op_id: str | None = None
-
-
-class _Decided(Exception):
-    """A decision made before the end of the judgement."""
-
-    def __init__(self, state: str, reason: str, op_id: str | None = None):
-        super().__init__(reason)
-        self.decision = Decision(state, reason, op_id)
+Decision = automatic.Decision
+_Decided = automatic.Decided
 
 
 #: The decision about an alarm of an instance without auto-heal, recorded
@@ -107,7 +94,9 @@ def _judge(alarm: dict, start: Start, now: datetime.datetime) -> Decision:
             f'{op["operation_state"]}; judged again after it',
         )
     _check_not_healed_since(alarm, vnfc_id, ops)
-    _check_cooldown(ops, now)
+    automatic.check_cooldown(
+        ops, HEAL, CONF.fault_management.autoheal_cooldown, now
+    )
     op_id = _start_heal(alarm, instance, vnfc_id)
     start(op_id)
     return Decision(
@@ -156,47 +145,15 @@ def _check_not_healed_since(alarm: dict, vnfc_id: str, ops: list) -> None:
             )
 
 
-def _check_cooldown(ops: list, now: datetime.datetime) -> None:
-    cooldown = datetime.timedelta(
-        seconds=CONF.fault_management.autoheal_cooldown
-    )
-    for op in reversed(ops):
-        if op['operation'] == HEAL and op.get('is_automatic_invocation'):
-            until = op['state_entered_time'] + cooldown
-            if until > now:
-                raise _Decided(
-                    alarm_db.WAITING,
-                    f'cool-down after automatic heal {op["id"]} until '
-                    f'{timeutils.isotime(until)}',
-                )
-            return
-
-
 def _start_heal(alarm: dict, instance: Mapping[str, Any], vnfc_id: str) -> str:
-    op_id = db.new_id()
-    values = {
-        'id': op_id,
-        'vnf_instance_id': instance['id'],
-        'operation': HEAL,
-        'operation_state': states.OpState.STARTING.value,
-        'operation_params': {
+    return automatic.start(
+        instance,
+        HEAL,
+        {
             'vnfcInstanceId': [vnfc_id],
             'cause': f'Alarm {alarm["id"]}: {alarm["probable_cause"]}',
         },
-        'is_automatic_invocation': True,
-        'is_cancel_pending': False,
-        'api_version': '2',
-        'project_id': instance['project_id'],
-    }
-    try:
-        db.op_create(
-            values,
-            instance_expected={'instantiation_state': INSTANTIATED},
-            notifications=notifications.for_op(values, instance=instance),
-        )
-    except exceptions.Conflict as e:  # an op started meanwhile
-        raise _Decided(alarm_db.WAITING, e.detail) from None
-    return op_id
+    )
 
 
 def details(decision: Decision, now: datetime.datetime) -> dict:

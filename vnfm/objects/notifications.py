@@ -55,6 +55,7 @@ API_VERSIONS = {
     (registry.VNFLCM, '2'): '2.0.0',
     (registry.VNFPKGM, '1'): '2.0.0',
     (registry.VNFFM, '1'): '1.3.0',
+    (registry.VNFPM, '2'): '2.1.0',
 }
 
 

@@ -33,6 +33,7 @@ V2_VERSION = '2.0.0'
 SUPPORTED_V2_VERSIONS = frozenset({V2_VERSION})
 # SOL003 v3.3.1 VNF fault management API version.
 FM_VERSION = '1.3.0'
+PM_VERSION = '2.1.0'
 _VERSION_RE = re.compile(r'^\d+\.\d+\.\d+$')
 _R = api_request
 
@@ -101,6 +102,11 @@ class Application:
             extra_headers['Version'] = FM_VERSION
             _check_version(
                 req.headers.get('Version'), '/vnffm/v1', {FM_VERSION}
+            )
+        elif action.api == _R.VNFPM_V2:
+            extra_headers['Version'] = PM_VERSION
+            _check_version(
+                req.headers.get('Version'), '/vnfpm/v2', {PM_VERSION}
             )
         elif action.api == _R.VNFLCM_V1:
             # Every v1 answer, errors of the pipeline included, names it.

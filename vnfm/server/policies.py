@@ -30,6 +30,7 @@ LCM_V1 = 'os_nfv_orchestration_api:vnf_instances:'
 PKG = 'os_nfv_orchestration_api:vnf_packages:'
 VIM_FOR_PROJECT = 'create_vim:tenant_id'
 FM = 'os_nfv_orchestration_api_v2:vnf_fault_monitor:'
+PM = 'os_nfv_orchestration_api_v2:vnf_performance_management:'
 # The Alertmanager receiver: authenticated by its own credentials.
 ALERT = 'vnfm:alertmanager:'
 
@@ -46,6 +47,10 @@ _FM = '/vnffm/v1'
 _ALARM = _FM + '/alarms/{alarmId}'
 _FM_SUBSC = _FM + '/subscriptions'
 _PKG_SUBSC = '/vnfpkgm/v1/subscriptions'
+_PM_JOBS = '/vnfpm/v2/pm_jobs'
+_PM_JOB = _PM_JOBS + '/{pmJobId}'
+_THRESHOLDS = '/vnfpm/v2/thresholds'
+_THRESHOLD = _THRESHOLDS + '/{thresholdId}'
 
 _base_rules = [
     policy.RuleDefault(
@@ -503,6 +508,59 @@ _API = [
         'Delete an FM subscription.',
         'DELETE',
         _FM_SUBSC + '/{subscriptionId}',
+    ),
+    (PM + 'create', ADMIN_OR_MEMBER, 'Create a PM job.', 'POST', _PM_JOBS),
+    (PM + 'index', ADMIN_OR_READER, 'List PM jobs.', 'GET', _PM_JOBS),
+    (PM + 'show', ADMIN_OR_READER, 'Show a PM job.', 'GET', _PM_JOB),
+    (
+        PM + 'update',
+        ADMIN_OR_MEMBER,
+        'Change the callbackUri or authentication of a PM job.',
+        'PATCH',
+        _PM_JOB,
+    ),
+    (PM + 'delete', ADMIN_OR_MEMBER, 'Delete a PM job.', 'DELETE', _PM_JOB),
+    (
+        PM + 'report_show',
+        ADMIN_OR_READER,
+        'Show a performance report of a PM job.',
+        'GET',
+        _PM_JOB + '/reports/{reportId}',
+    ),
+    (
+        PM + 'create_threshold',
+        ADMIN_OR_MEMBER,
+        'Create a PM threshold.',
+        'POST',
+        _THRESHOLDS,
+    ),
+    (
+        PM + 'index_threshold',
+        ADMIN_OR_READER,
+        'List PM thresholds.',
+        'GET',
+        _THRESHOLDS,
+    ),
+    (
+        PM + 'show_threshold',
+        ADMIN_OR_READER,
+        'Show a PM threshold.',
+        'GET',
+        _THRESHOLD,
+    ),
+    (
+        PM + 'update_threshold',
+        ADMIN_OR_MEMBER,
+        'Change the callbackUri or authentication of a PM threshold.',
+        'PATCH',
+        _THRESHOLD,
+    ),
+    (
+        PM + 'delete_threshold',
+        ADMIN_OR_MEMBER,
+        'Delete a PM threshold.',
+        'DELETE',
+        _THRESHOLD,
     ),
     (
         ALERT + 'receive',

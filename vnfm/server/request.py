@@ -19,6 +19,7 @@ NO_BODY, JSON_BODY, ZIP_BODY = 'none', 'json', 'zip'
 VNFLCM_V2, VNFPKGM_V1, VERSIONS = 'vnflcm_v2', 'vnfpkgm_v1', 'versions'
 VNFLCM_V1 = 'vnflcm_v1'
 VNFFM_V1 = 'vnffm_v1'
+VNFPM_V2 = 'vnfpm_v2'
 # Alertmanager's webhook: its own credentials, not a Keystone token.
 ALERTMANAGER = 'alertmanager'
 

@@ -16,7 +16,9 @@ from vnfm.server.controllers import alertmanager
 from vnfm.server.controllers import lcm
 from vnfm.server.controllers import op_occs
 from vnfm.server.controllers import package_content
+from vnfm.server.controllers import pm_jobs
 from vnfm.server.controllers import subscriptions
+from vnfm.server.controllers import thresholds
 from vnfm.server.controllers import versions
 from vnfm.server.controllers import vims
 from vnfm.server.controllers import vnf_instances
@@ -28,10 +30,12 @@ from vnfm.server.request import VERSIONS
 from vnfm.server.request import VNFFM_V1
 from vnfm.server.request import VNFLCM_V2
 from vnfm.server.request import VNFPKGM_V1
+from vnfm.server.request import VNFPM_V2
 from vnfm.server.request import ZIP_BODY
 from vnfm.server.request import Action
 from vnfm.server.request import ApiRequest
 from vnfm.server.schemas import fm as fm_schema
+from vnfm.server.schemas import pm as pm_schema
 from vnfm.server.schemas import subscriptions as subsc_schema
 from vnfm.server.schemas import vnf_instances as inst_schema
 from vnfm.server.schemas import vnf_packages as pkg_schema
@@ -68,6 +72,7 @@ def _api(prefix: str, api: str) -> Callable[..., Action]:
 
 _lcm = _api(p.LCM, VNFLCM_V2)
 _fm = _api(p.FM, VNFFM_V1)
+_pm = _api(p.PM, VNFPM_V2)
 
 
 def _pkg(
@@ -95,6 +100,7 @@ def _pkg(
 _INST = '/vnflcm/v2/vnf_instances/{id}'
 _OCC = '/vnflcm/v2/vnf_lcm_op_occs/{id}'
 _PKG = '/vnfpkgm/v1/vnf_packages/{id}'
+_JOB = '/vnfpm/v2/pm_jobs/{id}'
 
 TABLE: list[tuple[str, dict[str, Action]]] = [
     (
@@ -297,6 +303,51 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
     ),
     *subscriptions.routes(
         subscriptions.VNFFM_V1, _fm, fm_schema.SUBSCRIPTION_CREATE
+    ),
+    (
+        '/vnfpm/v2/pm_jobs',
+        {
+            'POST': _pm(pm_jobs.create, 'create', pm_schema.PM_JOB_CREATE),
+            'GET': _pm(pm_jobs.index, 'index'),
+        },
+    ),
+    (
+        _JOB,
+        {
+            'GET': _pm(pm_jobs.show, 'show'),
+            'PATCH': _pm(
+                pm_jobs.modify, 'update', pm_schema.PM_JOB_MODIFY, _PATCH
+            ),
+            'DELETE': _pm(pm_jobs.delete, 'delete'),
+        },
+    ),
+    (
+        _JOB + '/reports/{report_id}',
+        {'GET': _pm(pm_jobs.report, 'report_show')},
+    ),
+    (
+        '/vnfpm/v2/thresholds',
+        {
+            'POST': _pm(
+                thresholds.create,
+                'create_threshold',
+                pm_schema.THRESHOLD_CREATE,
+            ),
+            'GET': _pm(thresholds.index, 'index_threshold'),
+        },
+    ),
+    (
+        '/vnfpm/v2/thresholds/{id}',
+        {
+            'GET': _pm(thresholds.show, 'show_threshold'),
+            'PATCH': _pm(
+                thresholds.modify,
+                'update_threshold',
+                pm_schema.THRESHOLD_MODIFY,
+                _PATCH,
+            ),
+            'DELETE': _pm(thresholds.delete, 'delete_threshold'),
+        },
     ),
     (
         '/alert',

@@ -8,6 +8,8 @@ from typing import Any
 
 from tests.unit.server.conftest import make_instance
 from tests.unit.server.conftest import make_package
+from vnfm.clients import http
+from vnfm.conductor.notifier import Notifier
 
 TOKEN = 'am-token-1234'
 FM = {'Version': '1.3.0'}
@@ -116,3 +118,12 @@ def post(client: Any, *alerts: dict, headers: dict | None = None) -> Any:
         },
         headers=BEARER if headers is None else headers,
     )
+
+
+def deliver() -> int:
+    """Send the due notifications as a conductor does; how many."""
+    sender = Notifier('c1', http.TokenCache())
+    try:
+        return sender.drain()
+    finally:
+        sender.stop()

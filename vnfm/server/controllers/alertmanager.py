@@ -9,7 +9,10 @@ refused. The body is bounded by ``[api] max_request_body_size`` and
 recorded in one transaction; Alertmanager's retries of a post change
 nothing more (an alarm is keyed by the alert's fingerprint and startsAt).
 Then each new alarm of an instance with auto-heal on is judged
-(``vnfm.objects.autoheal``).
+(``vnfm.objects.autoheal``). Alerts labelled ``function_type: vnfpm``
+become the performance reports of PM jobs (``vnfm.objects.pm_alerts``),
+those labelled ``function_type: vnfpm_threshold`` threshold crossings,
+judged by auto-scale (``vnfm.objects.threshold_alerts``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from vnfm.db import alarms as alarm_db
 from vnfm.objects import alarm
 from vnfm.objects import alerts
 from vnfm.objects import autoheal
+from vnfm.objects import pm_alerts
+from vnfm.objects import threshold_alerts
 from vnfm.server import http
 from vnfm.server.controllers import common
 from vnfm.server.request import ApiRequest
@@ -114,7 +119,16 @@ def receive(req: ApiRequest) -> webob.Response:
             "([fault_management] max_alerts_per_post; Alertmanager's "
             'webhook_config max_alerts can keep posts below it).'
         )
+    pm_posted = [a for a in posted if pm_alerts.is_vnfpm(a)]
+    crossing_posted = [a for a in posted if threshold_alerts.is_threshold(a)]
     outcome = alerts.interpret(posted)
+    outcome.ignored -= len(pm_posted) + len(crossing_posted)
+    reports = pm_alerts.record(pm_posted, outcome.skipped)
+    crossings = threshold_alerts.record(
+        crossing_posted,
+        outcome.skipped,
+        lambda op_id: common.cast(req, 'start_lcm_op', op_id),
+    )
     instances = {i['id']: i for i in outcome.instances}
     subscribed = alarm.subscriptions()
 
@@ -147,5 +161,11 @@ def receive(req: ApiRequest) -> webob.Response:
     for event, _row in results:
         counts[(event or 'unchanged').lower()] += 1
     return http.json_response(
-        dict(counts, ignored=outcome.ignored, skipped=outcome.skipped)
+        dict(
+            counts,
+            reports=len(reports),
+            crossings=crossings,
+            ignored=outcome.ignored,
+            skipped=outcome.skipped,
+        )
     )

@@ -137,12 +137,9 @@ class Interface:
                 return http.empty_response(
                     303, {'Location': self.href(req.base_url, row['id'])}
                 )
-        auth = body.get('authentication')
-        if auth:
-            _check_usable(auth)
-        sealed = crypto.encrypt(auth) if auth else None
-        if CONF.notifications.test_callback_uri:
-            _test_callback(req, self, body['callbackUri'], sealed)
+        sealed = sealed_callback(
+            req, self, body['callbackUri'], body.get('authentication')
+        )
         row = registry.subscription_create(
             {
                 'callback_uri': body['callbackUri'],
@@ -187,6 +184,22 @@ VNFLCM_V1 = Interface('/vnflcm/v1', registry.VNFLCM, ('1',), False)
 VNFPKGM_V1 = Interface('/vnfpkgm/v1', registry.VNFPKGM, ('1',), False)
 #: FmSubscription (SOL003 v3.3.1 7.5.2.3) has no verbosity.
 VNFFM_V1 = Interface('/vnffm/v1', registry.VNFFM, ('1',), False)
+#: PM jobs and thresholds carry their own callbackUri (SOL003 v3.3.1
+#: 6.5.2.6): each has a subscription row, never listed on a route.
+VNFPM_V2 = Interface('/vnfpm/v2', registry.VNFPM, ('2',), False)
+
+
+def sealed_callback(
+    req: ApiRequest, api: Interface, uri: str, auth: dict | None
+) -> str | None:
+    """Check ``auth`` is usable and, if configured, that ``uri`` answers
+    its test; the authentication encrypted for storing."""
+    if auth:
+        _check_usable(auth)
+    sealed = crypto.encrypt(auth) if auth else None
+    if CONF.notifications.test_callback_uri:
+        _test_callback(req, api, uri, sealed)
+    return sealed
 
 
 def _duplicate_candidates(req: ApiRequest, api: Interface) -> list[dict]:

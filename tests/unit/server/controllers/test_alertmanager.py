@@ -108,7 +108,7 @@ def test_a_resolved_alert_never_raised_changes_nothing(fm):
 def test_alerts_for_others_and_unknown_instances_are_skipped(fm):
     inst = instance_with_vnfcs()
     other = alert(inst['id'], fingerprint='b')
-    other['labels']['function_type'] = 'vnfpm'
+    other['labels']['function_type'] = 'not-vnfm'
 
     answer = json_of(
         post(
