@@ -194,13 +194,19 @@ class PrivateRabbit:
     """A RabbitMQ node of its own (``guest`` on 127.0.0.1, the default
     vhost, no plugins); its Erlang cookie and data live in the work
     directory. ``address``: listen there too (a bridge's, for network
-    namespaces), where ``guest`` may log in as on loopback."""
+    namespaces), where ``guest`` may log in as on loopback. ``cookie``:
+    its Erlang cookie (the same on the nodes of a cluster), else one
+    RabbitMQ makes."""
 
     SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server'
+    CTL = '/usr/lib/rabbitmq/bin/rabbitmqctl'
 
-    def __init__(self, workdir: Path, address: str = '127.0.0.1') -> None:
+    def __init__(
+        self, workdir: Path, address: str = '127.0.0.1', cookie: str = ''
+    ) -> None:
         self.workdir = Path(workdir)
         self.address = address
+        self.cookie = cookie
         self.log = self.workdir / 'rabbitmq.log'
         self.port = procs.free_port()
         self.dist_port = procs.free_port()
@@ -222,6 +228,10 @@ class PrivateRabbit:
             )
         (base / 'rabbitmq.conf').write_text(conf)
         (base / 'enabled_plugins').write_text('[].\n')
+        cookie = base / '.erlang.cookie'
+        if self.cookie and not cookie.exists():
+            cookie.write_text(self.cookie)
+            cookie.chmod(0o400)
         (base / 'rabbitmq-env.conf').write_text('')
         env = {
             **os.environ,
@@ -284,6 +294,23 @@ class PrivateRabbit:
         ):
             return False
         return True
+
+    def ctl(self, *args: str, timeout: float = 60.0) -> str:
+        """Run ``rabbitmqctl`` on this node; its output."""
+        out = subprocess.run(  # nosec B603 - fixed argv
+            [self.CTL, '-q', '-n', self.node, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            env=self._env(),
+        )
+        if out.returncode:
+            raise RuntimeError(
+                f'rabbitmqctl {" ".join(args)} on {self.node}: '
+                f'{out.stderr or out.stdout}'
+            )
+        return out.stdout
 
     def stop(self) -> None:
         """Stop the node and every process of its group."""

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from vnfm_testbed import brokers
 from vnfm_testbed import procs
+from vnfm_testbed import rabbitcluster
 from vnfm_testbed.openstack import vmhost
 
 #: Records of the networks up now: {"pid", "bridge", "namespaces"}.
@@ -181,19 +182,22 @@ def host_network(count: int) -> Iterator[HostNetwork]:
 class MultiHost:
     """vnfm-api in the root namespace and each vnfm-conductor on a host of
     its own (conductor-N on host N-1), on a private RabbitMQ and PostgreSQL
-    (pg_stat_statements loaded) listening on the bridge."""
+    (pg_stat_statements loaded) listening on the bridge. ``rabbit_nodes``
+    over 1: a RabbitMQ cluster, the conductors' queue a quorum queue."""
 
     def __init__(
         self,
         workdir: Path,
         hosts: int,
         conf: dict[str, dict[str, object]] | None = None,
+        rabbit_nodes: int = 1,
     ) -> None:
         self.workdir = Path(workdir)
         self.net = HostNetwork(hosts)
         self.conf = conf or {}
+        self.rabbit_nodes = rabbit_nodes
         self.postgres: brokers.PrivatePostgres | None = None
-        self.rabbit: brokers.PrivateRabbit | None = None
+        self.rabbit: rabbitcluster.RabbitCluster | None = None
         self.services: procs.VnfmServices | None = None
 
     def start(self, conductors: int) -> procs.VnfmServices:
@@ -202,8 +206,8 @@ class MultiHost:
         self.postgres = brokers.PrivatePostgres(
             self.workdir / 'pg', self.net.gateway, stat_statements=True
         )
-        self.rabbit = brokers.PrivateRabbit(
-            self.workdir / 'rabbit', self.net.gateway
+        self.rabbit = rabbitcluster.RabbitCluster(
+            self.workdir / 'rabbit', self.rabbit_nodes, self.net.gateway
         )
         # Both start in the time of the slower.
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
@@ -213,6 +217,11 @@ class MultiHost:
             ]:
                 done.result()
         conf = {**self.conf}
+        if self.rabbit_nodes > 1:
+            conf['oslo_messaging_rabbit'] = {
+                'rabbit_quorum_queue': True,
+                **conf.get('oslo_messaging_rabbit', {}),
+            }
         conf['outbound'] = {
             'allowed_networks': f'{procs.LOOPBACK},{self.net.network}',
             **conf.get('outbound', {}),
@@ -253,9 +262,10 @@ def multi_host(
     hosts: int,
     conductors: int,
     conf: dict[str, dict[str, object]] | None = None,
+    rabbit_nodes: int = 1,
 ) -> Iterator[MultiHost]:
     """A started :class:`MultiHost`, stopped at the end whatever happens."""
-    testbed = MultiHost(workdir, hosts, conf)
+    testbed = MultiHost(workdir, hosts, conf, rabbit_nodes)
     try:
         testbed.start(conductors)
         yield testbed

@@ -468,12 +468,20 @@ def delete_vhost(name: str) -> None:
     _rabbitmqctl('delete_vhost', name)
 
 
+def kombu_url(transport_url: str) -> str:
+    """kombu's URL of an oslo.messaging rabbit transport_url: the nodes of
+    ``rabbit://a:1,b:2/vhost`` become kombu's failover list."""
+    hosts, _, vhost = transport_url.removeprefix('rabbit://').partition('/')
+    return ';'.join(f'amqp://{host}/{vhost}' for host in hosts.split(','))
+
+
 @contextlib.contextmanager
 def _amqp_channel(transport_url: str) -> Iterator[Any]:
-    """A kombu channel on the transport's vhost."""
+    """A kombu channel on the transport's vhost (on the first node of a
+    cluster that answers)."""
     import kombu  # only the harness needs it
 
-    url = transport_url.replace('rabbit://', 'amqp://', 1)
+    url = kombu_url(transport_url)
     with kombu.Connection(url, connect_timeout=5) as conn:
         yield conn.default_channel
 

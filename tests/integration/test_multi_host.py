@@ -2,7 +2,8 @@
 its own (its own address of 198.18.0.0/15, RabbitMQ and PostgreSQL over a
 bridge), vnfm-api in the root namespace. Many operations sent at once all
 end COMPLETED, none is left owned or unfinished, and both conductors ran
-some."""
+some; with RabbitMQ a three-node cluster (quorum queues), also when a node
+is killed while operations are sent."""
 
 from __future__ import annotations
 
@@ -30,15 +31,22 @@ INSTANTIATE = {
 COMPLETED_LINE = re.compile(r'Op (\S+) \(\w+\) of VNF instance \S+ COMPLETED')
 
 
-@pytest.fixture(scope='module')
-def two_hosts(tmp_path_factory, zips) -> Iterator[hostns.MultiHost]:
-    """vnfm-api and one conductor on each of two hosts; the sample hook
-    script allowed."""
+def _on_two_hosts(
+    tmp_path_factory, zips, rabbit_nodes: int
+) -> Iterator[hostns.MultiHost]:
+    """vnfm-api and one conductor on each of two hosts, the sample hook
+    script allowed, on ``rabbit_nodes`` RabbitMQ nodes."""
     work = tmp_path_factory.mktemp('multihost')
     allowed = zip_scripts_sha256(zips['pkg_a'].path.read_bytes())
     conf = {'mgmt_driver': {'allowed_script_sha256': ','.join(allowed)}}
-    with hostns.multi_host(work, 2, 2, conf) as testbed:
+    with hostns.multi_host(work, 2, 2, conf, rabbit_nodes) as testbed:
         yield testbed
+
+
+@pytest.fixture(scope='module')
+def two_hosts(tmp_path_factory, zips) -> Iterator[hostns.MultiHost]:
+    """Two conductors on two hosts, one RabbitMQ node."""
+    yield from _on_two_hosts(tmp_path_factory, zips, 1)
 
 
 def _http(svc: procs.VnfmServices) -> requests.Session:
@@ -66,12 +74,15 @@ def _onboard(svc: procs.VnfmServices, http, zip_path: Path) -> None:
     wait_for(onboarded, 30, 'package ONBOARDED')
 
 
-def _send_ops(svc: procs.VnfmServices, http, vnfd_id: str) -> list[str]:
-    """Create OPS instances, then instantiate them all; the op ids."""
+def _send_ops(
+    svc: procs.VnfmServices, http, vnfd_id: str, count: int = OPS
+) -> list[str]:
+    """Create ``count`` instances, then instantiate them all; the op ids."""
     base = svc.api_url + '/vnflcm/v2/vnf_instances'
     body = {'vnfdId': vnfd_id, 'vnfInstanceName': 'multihost'}
     insts = [
-        http.post(base, json=body, timeout=30).json()['id'] for _ in range(OPS)
+        http.post(base, json=body, timeout=30).json()['id']
+        for _ in range(count)
     ]
     ops = []
     for inst in insts:
@@ -133,3 +144,48 @@ def test_two_conductors_on_two_hosts_complete_every_op(
     ran = _ops_run_by(svc)
     assert all(ran.values()), {h: len(r) for h, r in ran.items()}
     assert set().union(*ran.values()) == set(ops)
+
+
+@pytest.fixture(scope='module')
+def three_brokers(tmp_path_factory, zips) -> Iterator[hostns.MultiHost]:
+    """Two conductors on two hosts, RabbitMQ a three-node cluster with
+    quorum queues."""
+    yield from _on_two_hosts(tmp_path_factory, zips, 3)
+
+
+def _queues(
+    testbed: hostns.MultiHost, node: int, field: str
+) -> dict[str, str]:
+    """{queue: ``field``} of the queues, as node ``node`` lists them."""
+    assert testbed.rabbit is not None
+    out = testbed.rabbit.nodes[node].ctl('list_queues', 'name', field)
+    return dict(line.split() for line in out.splitlines() if line.strip())
+
+
+def test_a_broker_node_killed_under_load_loses_no_op(
+    three_brokers: hostns.MultiHost, zips
+) -> None:
+    svc, cluster = three_brokers.services, three_brokers.rabbit
+    assert svc is not None and cluster is not None
+    http = _http(svc)
+    _onboard(svc, http, zips['pkg_a'].path)
+    topic = procs.CONDUCTOR_TOPIC
+    assert _queues(three_brokers, 1, 'type')[topic] == 'quorum'
+    # The first node of the list: where the clients connected.
+    first = _send_ops(svc, http, zips['pkg_a'].vnfd_id, OPS // 4)
+    cluster.kill(0)
+    rest = _send_ops(svc, http, zips['pkg_a'].vnfd_id, OPS // 4)
+    # Both conductors consume the topic queue again within seconds.
+    wait_for(
+        lambda: _queues(three_brokers, 1, 'consumers').get(topic) == '2',
+        30,
+        'both conductors consuming again',
+        interval=1.0,
+    )
+    _wait_all_final(svc, timeout=90)
+    states = dict(
+        svc.sql('SELECT id::text, operation_state FROM vnf_lcm_op_occs')
+    )
+    assert {states[op] for op in first + rest} == {'COMPLETED'}, states
+    ran = _ops_run_by(svc)
+    assert all(ran.values()), {h: len(r) for h, r in ran.items()}
