@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.unit.conductor.receiver import Receiver
 from vnfm_testbed import hostns
 from vnfm_testbed import procs
 
@@ -153,6 +154,32 @@ def three_brokers(tmp_path_factory, zips) -> Iterator[hostns.MultiHost]:
     yield from _on_two_hosts(tmp_path_factory, zips, 3)
 
 
+NOTIFIED_STATES = ('STARTING', 'PROCESSING', 'COMPLETED')
+
+
+def _subscribe(svc: procs.VnfmServices, http, address: str) -> Receiver:
+    """A receiver on ``address`` (where the conductors' hosts reach it)
+    subscribed to every LCM notification."""
+    receiver = Receiver(host=address).start()
+    r = http.post(
+        svc.api_url + '/vnflcm/v2/subscriptions',
+        json={'callbackUri': receiver.url},
+        timeout=30,
+    )
+    assert r.status_code == 201, r.text
+    return receiver
+
+
+def _notified(receiver: Receiver) -> set[tuple[str, str]]:
+    """(op id, operationState) of the op notifications received."""
+    return {
+        (r['body']['vnfLcmOpOccId'], r['body']['operationState'])
+        for r in list(receiver.received)
+        if r['body'].get('notificationType')
+        == 'VnfLcmOperationOccurrenceNotification'
+    }
+
+
 def _queues(
     testbed: hostns.MultiHost, node: int, field: str
 ) -> dict[str, str]:
@@ -169,6 +196,7 @@ def test_a_broker_node_killed_under_load_loses_no_op(
     assert svc is not None and cluster is not None
     http = _http(svc)
     _onboard(svc, http, zips['pkg_a'].path)
+    receiver = _subscribe(svc, http, three_brokers.net.gateway)
     topic = procs.CONDUCTOR_TOPIC
     assert _queues(three_brokers, 1, 'type')[topic] == 'quorum'
     # The first node of the list: where the clients connected.
@@ -189,3 +217,13 @@ def test_a_broker_node_killed_under_load_loses_no_op(
     assert {states[op] for op in first + rest} == {'COMPLETED'}, states
     ran = _ops_run_by(svc)
     assert all(ran.values()), {h: len(r) for h, r in ran.items()}
+    # Every op's STARTING, PROCESSING and COMPLETED reached the subscriber.
+    wait_for(
+        lambda: (
+            _notified(receiver)
+            >= {(op, s) for op in first + rest for s in NOTIFIED_STATES}
+        ),
+        60,
+        'every notification received',
+    )
+    receiver.stop()
