@@ -39,10 +39,20 @@ def _pg_bin(name: str) -> str:
 class PrivatePostgres:
     """A PostgreSQL cluster of its own (trust authentication, user
     ``postgres``); run as the ``postgres`` account when started by root,
-    as PostgreSQL refuses to run as root."""
+    as PostgreSQL refuses to run as root. ``address``: listen there too
+    (a bridge's, for network namespaces: :mod:`vnfm_testbed.hostns`),
+    trusting clients of its /24; ``stat_statements``: load
+    pg_stat_statements (queries counted per database)."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        address: str = '127.0.0.1',
+        stat_statements: bool = False,
+    ) -> None:
         self.workdir = Path(workdir)
+        self.address = address
+        self.stat_statements = stat_statements
         self.log = self.workdir / 'postgres.log'
         self.port = procs.free_port()
         self.pid = 0
@@ -56,7 +66,7 @@ class PrivatePostgres:
     @property
     def url(self) -> str:
         """SQLAlchemy URL of the server (no database)."""
-        return f'postgresql+psycopg2://postgres@127.0.0.1:{self.port}'
+        return f'postgresql+psycopg2://postgres@{self.address}:{self.port}'
 
     def _own(self, path: Path) -> None:
         if self.user:
@@ -81,6 +91,8 @@ class PrivatePostgres:
                 ],
                 timeout,
             )
+            self._trust_address()
+        listen = ','.join(dict.fromkeys(['127.0.0.1', self.address]))
         argv = [
             _pg_bin('postgres'),
             '-D',
@@ -88,7 +100,7 @@ class PrivatePostgres:
             '-p',
             str(self.port),
             '-c',
-            'listen_addresses=127.0.0.1',
+            f'listen_addresses={listen}',
             '-c',
             f'unix_socket_directories={self.home}',
             '-c',
@@ -96,10 +108,20 @@ class PrivatePostgres:
             '-c',
             'max_connections=200',
         ]
+        if self.stat_statements:
+            argv += ['-c', 'shared_preload_libraries=pg_stat_statements']
         self.pid = procs.spawn(
             argv, self.log, die_with_parent=True, user=self.user
         )
         self._wait(timeout)
+
+    def _trust_address(self) -> None:
+        if self.address == '127.0.0.1':
+            return
+        hba = self.data / 'pg_hba.conf'
+        net = '.'.join(self.address.split('.')[:3]) + '.0/24'
+        with open(hba, 'a') as f:
+            f.write(f'host all all {net} trust\n')
 
     def _run(self, argv: list[str], timeout: float) -> None:
         with open(self.log, 'ab') as log:
@@ -128,7 +150,7 @@ class PrivatePostgres:
                 )
             try:
                 psycopg2.connect(
-                    host='127.0.0.1',
+                    host=self.address,
                     port=self.port,
                     user='postgres',
                     dbname='postgres',
@@ -171,12 +193,20 @@ class PrivatePostgres:
 class PrivateRabbit:
     """A RabbitMQ node of its own (``guest`` on 127.0.0.1, the default
     vhost, no plugins); its Erlang cookie and data live in the work
-    directory."""
+    directory. ``address``: listen there too (a bridge's, for network
+    namespaces), where ``guest`` may log in as on loopback. ``cookie``:
+    its Erlang cookie (the same on the nodes of a cluster), else one
+    RabbitMQ makes."""
 
     SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server'
+    CTL = '/usr/lib/rabbitmq/bin/rabbitmqctl'
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(
+        self, workdir: Path, address: str = '127.0.0.1', cookie: str = ''
+    ) -> None:
         self.workdir = Path(workdir)
+        self.address = address
+        self.cookie = cookie
         self.log = self.workdir / 'rabbitmq.log'
         self.port = procs.free_port()
         self.dist_port = procs.free_port()
@@ -186,21 +216,27 @@ class PrivateRabbit:
     @property
     def transport_url(self) -> str:
         """oslo.messaging transport_url of the node's default vhost."""
-        return f'rabbit://guest:guest@127.0.0.1:{self.port}/'
+        return f'rabbit://guest:guest@{self.address}:{self.port}/'
 
     def _env(self) -> dict[str, str]:
         base = self.workdir
-        (base / 'rabbitmq.conf').write_text(
-            f'listeners.tcp.local = 127.0.0.1:{self.port}\n'
-        )
+        conf = f'listeners.tcp.local = 127.0.0.1:{self.port}\n'
+        if self.address != '127.0.0.1':
+            conf += (
+                f'listeners.tcp.bridge = {self.address}:{self.port}\n'
+                'loopback_users = none\n'
+            )
+        (base / 'rabbitmq.conf').write_text(conf)
         (base / 'enabled_plugins').write_text('[].\n')
+        cookie = base / '.erlang.cookie'
+        if self.cookie and not cookie.exists():
+            cookie.write_text(self.cookie)
+            cookie.chmod(0o400)
         (base / 'rabbitmq-env.conf').write_text('')
-        return {
+        env = {
             **os.environ,
             'HOME': str(base),
             'RABBITMQ_NODENAME': self.node,
-            'RABBITMQ_NODE_IP_ADDRESS': '127.0.0.1',
-            'RABBITMQ_NODE_PORT': str(self.port),
             'RABBITMQ_DIST_PORT': str(self.dist_port),
             'RABBITMQ_CONF_ENV_FILE': str(base / 'rabbitmq-env.conf'),
             'RABBITMQ_CONFIG_FILE': str(base / 'rabbitmq.conf'),
@@ -211,6 +247,11 @@ class PrivateRabbit:
             'RABBITMQ_PID_FILE': str(base / 'rabbitmq.pid'),
             'ERL_EPMD_ADDRESS': '127.0.0.1',
         }
+        if self.address == '127.0.0.1':
+            # The environment's listener replaces those of rabbitmq.conf.
+            env['RABBITMQ_NODE_IP_ADDRESS'] = '127.0.0.1'
+            env['RABBITMQ_NODE_PORT'] = str(self.port)
+        return env
 
     def start(self, timeout: float = 90.0) -> None:
         """Start the node; wait until AMQP clients can connect."""
@@ -253,6 +294,23 @@ class PrivateRabbit:
         ):
             return False
         return True
+
+    def ctl(self, *args: str, timeout: float = 60.0) -> str:
+        """Run ``rabbitmqctl`` on this node; its output."""
+        out = subprocess.run(  # nosec B603 - fixed argv
+            [self.CTL, '-q', '-n', self.node, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            env=self._env(),
+        )
+        if out.returncode:
+            raise RuntimeError(
+                f'rabbitmqctl {" ".join(args)} on {self.node}: '
+                f'{out.stderr or out.stdout}'
+            )
+        return out.stdout
 
     def stop(self) -> None:
         """Stop the node and every process of its group."""

@@ -468,12 +468,20 @@ def delete_vhost(name: str) -> None:
     _rabbitmqctl('delete_vhost', name)
 
 
+def kombu_url(transport_url: str) -> str:
+    """kombu's URL of an oslo.messaging rabbit transport_url: the nodes of
+    ``rabbit://a:1,b:2/vhost`` become kombu's failover list."""
+    hosts, _, vhost = transport_url.removeprefix('rabbit://').partition('/')
+    return ';'.join(f'amqp://{host}/{vhost}' for host in hosts.split(','))
+
+
 @contextlib.contextmanager
 def _amqp_channel(transport_url: str) -> Iterator[Any]:
-    """A kombu channel on the transport's vhost."""
+    """A kombu channel on the transport's vhost (on the first node of a
+    cluster that answers)."""
     import kombu  # only the harness needs it
 
-    url = transport_url.replace('rabbit://', 'amqp://', 1)
+    url = kombu_url(transport_url)
     with kombu.Connection(url, connect_timeout=5) as conn:
         yield conn.default_channel
 
@@ -619,7 +627,9 @@ def ini(sections: dict[str, dict[str, object]]) -> str:
 class VnfmServices:
     """vnfm-api and N vnfm-conductors on a fresh vhost and database; or on
     the given ``transport_url`` and a fresh database of PostgreSQL server
-    ``postgres_url`` (private servers a test restarts)."""
+    ``postgres_url`` (private servers a test restarts). ``launch(service,
+    argv)`` gives the command that runs ``argv`` for that service (on
+    another host: :meth:`vnfm_testbed.hostns.HostNetwork.argv`)."""
 
     def __init__(
         self,
@@ -629,8 +639,10 @@ class VnfmServices:
         env: dict[str, str] | None = None,
         transport_url: str = '',
         postgres_url: str = '',
+        launch: Callable[[str, list[str]], list[str]] | None = None,
     ) -> None:
         self.workdir = Path(workdir)
+        self.launch = launch
         self.given_transport_url = transport_url
         self.postgres_url = postgres_url
         self.name = f'vnfmit_{uuid.uuid4().hex[:10]}'
@@ -731,6 +743,8 @@ class VnfmServices:
     def _spawn(self, service: str, argv: list[str]) -> None:
         log = self.workdir / f'{service}.log'
         self.logs[service] = log
+        if self.launch:
+            argv = self.launch(service, argv)
         self.pids[service] = spawn(
             argv, log, env=self.env, die_with_parent=True
         )

@@ -168,3 +168,12 @@ def test_killed_service_leaves_no_orphan_after_stop(tmp_path: Path) -> None:
     assert hook.alive()
     services.stop()
     assert not hook.alive()
+
+
+def test_a_cluster_transport_url_is_a_kombu_failover_list() -> None:
+    assert procs.kombu_url('rabbit://u:p@a:1,u:p@b:2/vh') == (
+        'amqp://u:p@a:1/vh;amqp://u:p@b:2/vh'
+    )
+    assert procs.kombu_url('rabbit://guest:guest@127.0.0.1:5672/') == (
+        'amqp://guest:guest@127.0.0.1:5672/'
+    )

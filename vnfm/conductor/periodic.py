@@ -155,13 +155,21 @@ def recover(host: str, owner: str, now: datetime.datetime) -> list[str]:
 
 
 def sweep_unclaimed(
-    now: datetime.datetime, submit: Callable[[str], bool]
+    now: datetime.datetime, submit: Callable[[str], bool], free: int
 ) -> list[str]:
-    """Queue the ops nobody claimed within the grace period."""
+    """Queue the ops nobody claimed within the grace period, at most
+    ``free`` (the workers that would start them at once).
+
+    Under a backlog an op waits unclaimed because every conductor is busy,
+    its cast queued behind others in some conductor's pool; a conductor
+    that queued every such op too would only queue them twice.
+    """
+    if free <= 0:
+        return []
     before = now - _seconds(CONF.conductor.unclaimed_grace_seconds)
     queued = [
         op['id']
-        for op in db.op_find_unclaimed(before, ACTIVE)
+        for op in db.op_find_unclaimed(before, ACTIVE, limit=free)
         if submit(op['id'])
     ]
     if queued:

@@ -201,7 +201,7 @@ class ConductorService:
             # live conductors could not renew either and must catch up first.
             if time.monotonic() >= self._reap_after:
                 periodic.reap(now)
-            periodic.sweep_unclaimed(now, self._submit_op)
+            periodic.sweep_unclaimed(now, self._submit_op, self.pool.free())
             periodic.sweep_packages(now, self._submit_onboard)
             self.notifier.purge(now)
         except Exception:

@@ -17,6 +17,7 @@ class WorkPool:
     running is not queued again (a doorbell rung twice runs once)."""
 
     def __init__(self, size: int) -> None:
+        self.size = size
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=size, thread_name_prefix='vnfm-worker'
         )
@@ -65,6 +66,11 @@ class WorkPool:
         """Keys of the jobs queued or running."""
         with self._lock:
             return list(self._jobs)
+
+    def free(self) -> int:
+        """Threads with no job: how many jobs would start at once."""
+        with self._lock:
+            return max(0, self.size - len(self._jobs))
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until no job runs; False if some still run at the timeout."""

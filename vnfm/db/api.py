@@ -447,9 +447,12 @@ def op_find_expired(
 
 
 def op_find_unclaimed(
-    entered_before: datetime.datetime, states: Iterable[str]
+    entered_before: datetime.datetime,
+    states: Iterable[str],
+    limit: int | None = None,
 ) -> list[OpRow]:
-    """Ops in ``states`` nobody owns, waiting since before the given time."""
+    """Ops in ``states`` nobody owns, waiting since before the given time;
+    the ``limit`` longest waiting if given."""
     stmt = (
         OPS.select()
         .where(
@@ -458,6 +461,7 @@ def op_find_unclaimed(
             OPS.c.operation_state.in_(list(states)),
         )
         .order_by(OPS.c.state_entered_time)
+        .limit(limit)
     )
     with session.reader() as conn:
         return [cast(OpRow, dict(r._mapping)) for r in conn.execute(stmt)]

@@ -103,7 +103,15 @@ class Receiver:
     """Callback receiver and token endpoint; ``start()``/``stop()`` may be
     called again to bring it back on the same port."""
 
-    def __init__(self, port: int = 0, tls: TlsFiles | None = None) -> None:
+    def __init__(
+        self,
+        port: int = 0,
+        tls: TlsFiles | None = None,
+        host: str = '127.0.0.1',
+    ) -> None:
+        """``host``: the address to listen on (a bridge's, for services in
+        network namespaces)."""
+        self.host = host
         self.port = port
         self.tls = tls
         self.received: list[dict] = []
@@ -125,12 +133,12 @@ class Receiver:
     @property
     def url(self) -> str:
         """The callbackUri."""
-        return f'{self._scheme}://127.0.0.1:{self.port}/callback'
+        return f'{self._scheme}://{self.host}:{self.port}/callback'
 
     @property
     def token_url(self) -> str:
         """The OAuth 2.0 token endpoint."""
-        return f'{self._scheme}://127.0.0.1:{self.port}/token'
+        return f'{self._scheme}://{self.host}:{self.port}/token'
 
     @property
     def _scheme(self) -> str:
@@ -139,7 +147,7 @@ class Receiver:
     def start(self) -> Receiver:
         """Listen (on the same port as before, if started before)."""
         self._server = server.ThreadingHTTPServer(
-            ('127.0.0.1', self.port), _handler(self)
+            (self.host, self.port), _handler(self)
         )
         self._server.daemon_threads = True
         if self.tls:

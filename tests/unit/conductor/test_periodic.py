@@ -173,7 +173,7 @@ def test_doorbell_sweep_runs_an_op_whose_cast_was_lost(
     )
 
     queued = periodic.sweep_unclaimed(
-        now, lambda op_id: (lcm.start(op_id), True)[1]
+        now, lambda op_id: (lcm.start(op_id), True)[1], free=8
     )
 
     assert queued == [lost['id']]
@@ -192,8 +192,32 @@ def test_doorbell_sweep_waits_for_the_grace_period(db_url, conf):
     )
     seen = []
 
-    assert periodic.sweep_unclaimed(now, seen.append) == []
+    assert periodic.sweep_unclaimed(now, seen.append, free=8) == []
     assert seen == []
+
+
+def test_doorbell_sweep_queues_no_more_than_the_free_workers(db_url, conf):
+    """Under a backlog the ops wait for busy workers, not for a lost cast:
+    a conductor queues only what it can start, the longest waiting first."""
+    conf('unclaimed_grace_seconds', 10, 'conductor')
+    now = timeutils.utcnow()
+    package = onboarded_package()
+    waiting = [
+        new_op(
+            new_instance(package),
+            'INSTANTIATE',
+            instantiate_params(),
+            state_entered_time=now - seconds(20 - i),
+        )['id']
+        for i in range(3)
+    ]
+
+    def queue(op_id: str) -> bool:
+        return True
+
+    assert periodic.sweep_unclaimed(now, queue, free=0) == []
+    assert periodic.sweep_unclaimed(now, queue, free=2) == waiting[:2]
+    assert periodic.sweep_unclaimed(now, queue, free=5) == waiting
 
 
 def test_second_conductor_cannot_claim_a_claimed_op(db_url):

@@ -137,7 +137,7 @@ def test_after_a_failed_sweep_the_reaper_waits_one_lease(
     monkeypatch.setattr(service_module.periodic, 'reap', reaped.append)
     down = [True]
 
-    def sweep_unclaimed(now, submit):
+    def sweep_unclaimed(now, submit, free):
         if down[0]:
             raise RuntimeError('database unreachable')
         return []

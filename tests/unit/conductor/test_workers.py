@@ -126,3 +126,15 @@ def test_stop_answers_false_when_a_job_outlives_the_timeout(pool):
     assert pool.stop(0.01) is False
 
     release.set()
+
+
+def test_free_counts_the_threads_without_a_job(pool):
+    assert pool.free() == 1
+    release = blocked(pool, 'op-1')
+    assert pool.free() == 0
+    assert pool.submit('op-2', lambda: None)  # queued: still none free
+    assert pool.free() == 0
+
+    release.set()
+    assert pool.wait_idle(DEADLINE)
+    assert pool.free() == 1

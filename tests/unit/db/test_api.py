@@ -295,6 +295,12 @@ def test_expired_leases_and_unclaimed_ops(db_backend):
         == []
     )
     assert [o['id'] for o in unclaimed] == [waiting['id']]
+    assert (
+        api.op_find_unclaimed(
+            now + datetime.timedelta(seconds=1), ['STARTING'], limit=0
+        )
+        == []
+    )
 
 
 def test_ops_of_a_host_name_match_it_exactly(db_backend):
