@@ -13,6 +13,7 @@ from vnfm.conf import CONF
 from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra import vnfcs
+from vnfm.drivers.infra.openstack import individual
 from vnfm.drivers.infra.openstack import info as info_mod
 from vnfm.drivers.infra.openstack import scalable
 from vnfm.drivers.infra.openstack import userdata
@@ -88,6 +89,7 @@ def vnf_info(
         vim_id,
         heat.resources(stack.ref),
         set(flavour.get('vdus') or {}),
+        vnfc_mapping(ctx.vnf_instance),
     )
     vnfc_resources = builder.vnfc_resource_info()
     return {
@@ -103,6 +105,18 @@ def vnf_info(
             {'stack_id': stack.id, 'stack_name': stack.name},
             _unscalable(ctx, flavour, source_vnfd),
         ),
+    }
+
+
+def vnfc_mapping(vnf_instance: Obj) -> dict[str, list[str]]:
+    """VDU -> VNFC ids by index, from the instance's VDU_VNFc_mapping."""
+    given = (vnf_instance.get('metadata') or {}).get(individual.VNFC_MAPPING)
+    if not isinstance(given, dict):
+        return {}
+    return {
+        str(vdu): [str(i) for i in ids]
+        for vdu, ids in given.items()
+        if isinstance(ids, list)
     }
 
 

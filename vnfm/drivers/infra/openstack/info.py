@@ -9,13 +9,18 @@ plugged into (``device_id``, else the one server of its stack), an
 
 A VNFC's id is derived from where its server sits in the stack tree (the
 stack and resource name), not from the Nova server: a server Heat replaces
-(heal) keeps its VNFC id, a new AutoScalingGroup member gets a new one.
+(heal) keeps its VNFC id, a new AutoScalingGroup member gets a new one. A
+VNFC managed one by one (resource ``<VDU>-<n>``, see ``individual``) keeps
+its index ``n`` as ``vdu_idx`` and takes the n-th id of the instance's
+``metadata.VDU_VNFc_mapping.<VDU>`` when that gives one.
 """
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
+
+from vnfm.drivers.infra.openstack import individual
 
 SERVER = 'OS::Nova::Server'
 PORT = 'OS::Neutron::Port'
@@ -141,8 +146,10 @@ class Builder:
         vim_id: str,
         resources: list[Obj],
         vdu_ids: set[str],
+        vnfc_ids: dict[str, list[str]] | None = None,
     ) -> None:
         self.instance_id = instance_id
+        self.vnfc_ids = vnfc_ids or {}
         self.vim_id = vim_id
         members = _members(resources)
         self.resources = []
@@ -193,11 +200,20 @@ class Builder:
             'stack_id': stack_of(server),
             'resource_name': server['resource_name'],
         }
+        vnfc_id = _rid('vnfc', self.instance_id, server)
         if parent:
             meta['parent_stack_id'] = stack_of(parent)
             meta['parent_resource_name'] = parent['resource_name']
+            index = individual.index_of(
+                server['resource_name'], parent['resource_name']
+            )
+            if index is not None:
+                meta[individual.INDEX] = index
+                given = self.vnfc_ids.get(server['resource_name']) or []
+                if index < len(given):
+                    vnfc_id = given[index]
         entry = {
-            'id': _rid('vnfc', self.instance_id, server),
+            'id': vnfc_id,
             'vduId': server['resource_name'],
             'computeResource': _handle(self.vim_id, server),
             'vnfcCpInfo': [_cp(self.instance_id, p) for p in ports],

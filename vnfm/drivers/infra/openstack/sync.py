@@ -89,6 +89,7 @@ def synced_info(ctx: base.SyncContext) -> Obj | None:
             vim_id,
             heat.resources(ref),
             {e['vduId'] for e in old},
+            common.vnfc_mapping(ctx.vnf_instance),
         )
     new = builder.vnfc_resource_info()
     _with_status(builder, new)
