@@ -92,11 +92,19 @@ def vnf_info(
         vnfc_mapping(ctx.vnf_instance),
     )
     vnfc_resources = builder.vnfc_resource_info()
+    ext_links = builder.ext_virtual_link_info(ext_vls)
+    ext_cps = info_mod.ext_cp_info(
+        vnfc_resources,
+        ext_links,
+        ext_vls,
+        info_of(ctx).get('extCpInfo') or [],
+    )
     return {
         'flavourId': flavour_id,
         'vnfState': 'STARTED',
         **scaling.scale_status(flavour, levels),
-        'extVirtualLinkInfo': builder.ext_virtual_link_info(ext_vls),
+        'extCpInfo': ext_cps,
+        'extVirtualLinkInfo': ext_links,
         'vnfcResourceInfo': vnfc_resources,
         'vnfcInfo': vnfcs.vnfc_info(vnfc_resources),
         'vnfVirtualLinkResourceInfo': builder.vnf_virtual_link_resource_info(),

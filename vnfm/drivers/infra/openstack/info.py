@@ -301,3 +301,64 @@ class Builder:
 
 def _cpd_ids(ext_vl: Obj) -> set[str]:
     return {c.get('cpdId') for c in ext_vl.get('extCps') or []} - {None}
+
+
+def _config_ids(ext_vls: list[Obj], previous: list[Obj]) -> dict[str, str]:
+    """cpdId -> the cpConfig id of an external CP: the request's (a map in
+    SOL003 v3), else the one the instance reported before."""
+    out = {e.get('cpdId'): e.get('cpConfigId') for e in previous}
+    for vl in ext_vls:
+        for cp in vl.get('extCps') or []:
+            config = cp.get('cpConfig')
+            if isinstance(config, dict) and config:
+                out[cp.get('cpdId')] = next(iter(config))
+    return {k: v for k, v in out.items() if k and v}
+
+
+def ext_cp_info(
+    vnfcs: list[Obj],
+    ext_links: list[Obj],
+    ext_vls: list[Obj],
+    previous: list[Obj],
+) -> list[Obj]:
+    """extCpInfo of the VNFC CPs on external virtual links. Each such
+    vnfcCpInfo gets its ``vnfExtCpId`` and its extLinkPort points at the
+    external CP (``EXT_CP``), as SOL003 v3 links them."""
+    by_cp = {cp['id']: cp for v in vnfcs for cp in v['vnfcCpInfo']}
+    configs = _config_ids(ext_vls, previous)
+    out = []
+    for link in ext_links:
+        for port in link['extLinkPorts']:
+            cp = by_cp.get(port.get('cpInstanceId'))
+            if cp is None:
+                continue
+            ext_id = str(uuid.uuid5(_NS, f'extcp/{cp["id"]}'))
+            cp['vnfExtCpId'] = ext_id
+            port['cpInstanceId'] = ext_id
+            port['cpInstanceType'] = 'EXT_CP'
+            out.append(
+                {
+                    'id': ext_id,
+                    'cpdId': cp['cpdId'],
+                    'cpConfigId': configs.get(cp['cpdId'], cp['cpdId']),
+                    'cpProtocolInfo': cp['cpProtocolInfo'],
+                    'extLinkPortId': port['id'],
+                    'associatedVnfcCpId': cp['id'],
+                }
+            )
+    return out
+
+
+def kept_ext_cp_ids(old: list[Obj], new: list[Obj]) -> None:
+    """Give the vnfcCpInfo of ``new`` the vnfExtCpId the same CP had in
+    ``old`` (a server Heat replaced keeps its CPs' places)."""
+    ids = {
+        cp['id']: cp['vnfExtCpId']
+        for v in old
+        for cp in v.get('vnfcCpInfo') or []
+        if cp.get('vnfExtCpId')
+    }
+    for vnfc in new:
+        for cp in vnfc['vnfcCpInfo']:
+            if cp['id'] in ids:
+                cp['vnfExtCpId'] = ids[cp['id']]
