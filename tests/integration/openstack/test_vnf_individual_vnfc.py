@@ -2,7 +2,8 @@
 real client on the local cloud, with the vm_vnfc sample, on one instance
 shared by the tests in file order: created with ``VDU_VNFc_mapping``,
 instantiated with ``nfv.VDU.VDU1-0.name``, scaled out by 2 steps (two new
-servers), VDU1-1 healed alone, scaled in by 1, terminated."""
+servers), VDU1-1 healed alone, scaled in by 1, terminated; its internal
+VL, a network of the HOT, is the extManagedVirtualLink's network."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from vnfm_testbed.openstack.cloud import LocalCloud
 
 from ..conftest import Api
 from .test_vnf_lifecycle import _cp_address
+from .test_vnf_lifecycle import _openstack
 from .test_vnf_lifecycle import _run_op
 from .test_vnf_lifecycle import _servers
 from .test_vnf_lifecycle import _ssh_hostname
@@ -111,6 +113,30 @@ def test_instantiate_names_the_server_and_takes_the_vnfc_id(
     [view] = [v for v in views if v['vnfcResourceInfoId'] == 'a-001']
     assert view['metadata'] == {'vdu_idx': 0}
     assert _hostname(vdu1['a-001']) == FIRST_NAME
+
+
+def test_the_managed_link_network_is_used_not_made(
+    instance: str, vm_api: Api, local_cloud: LocalCloud
+) -> None:
+    info = vm_api.instance(instance)['instantiatedVnfInfo']
+
+    [link] = info['extManagedVirtualLinkInfo']
+    assert link['vnfVirtualLinkDescId'] == 'internalVL1'
+    assert link['networkResource']['resourceId'] == 'data-net-1'
+    assert len(link['vnfLinkPorts']) == 1
+    listed = _openstack(
+        local_cloud, 'stack', 'resource', 'list', '-n', '3',
+        _stack_name(vm_api, instance),
+    )  # fmt: skip
+    kinds = {r['resource_type'] for r in listed}
+    assert 'OS::Neutron::Net' not in kinds
+    assert 'OS::Neutron::Subnet' not in kinds
+    cps = [cp for v in info['vnfcResourceInfo'] for cp in v['vnfcCpInfo']]
+    ext_ids = {e['id'] for e in info['extCpInfo']}
+    assert {c['cpdId'] for c in cps if c.get('vnfExtCpId') in ext_ids} == {
+        'VDU1_CP1',
+        'VDU2_CP1',
+    }
 
 
 def test_scale_out_by_two_steps_makes_two_new_servers(

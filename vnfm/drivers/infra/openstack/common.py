@@ -105,6 +105,9 @@ def vnf_info(
         **scaling.scale_status(flavour, levels),
         'extCpInfo': ext_cps,
         'extVirtualLinkInfo': ext_links,
+        'extManagedVirtualLinkInfo': builder.ext_managed_virtual_link_info(
+            managed_links(ctx), _cps_on(flavour)
+        ),
         'vnfcResourceInfo': vnfc_resources,
         'vnfcInfo': vnfcs.vnfc_info(vnfc_resources),
         'vnfVirtualLinkResourceInfo': builder.vnf_virtual_link_resource_info(),
@@ -114,6 +117,34 @@ def vnf_info(
             _unscalable(ctx, flavour, source_vnfd),
         ),
     }
+
+
+def managed_links(ctx: base.InfraContext) -> list[Obj]:
+    """The extManagedVirtualLinks (id, vnfVirtualLinkDescId, resourceId,
+    vimConnectionId) after the step: the request's, else the instance's."""
+    given = ctx.request.get('extManagedVirtualLinks')
+    if given:
+        return [dict(m) for m in given]
+    return [
+        {
+            'id': m['id'],
+            'vnfVirtualLinkDescId': m.get('vnfVirtualLinkDescId'),
+            'resourceId': (m.get('networkResource') or {}).get('resourceId'),
+            'vimConnectionId': (m.get('networkResource') or {}).get(
+                'vimConnectionId'
+            ),
+        }
+        for m in info_of(ctx).get('extManagedVirtualLinkInfo') or []
+    ]
+
+
+def _cps_on(flavour: Obj) -> dict[str, set[str]]:
+    """VL id -> the CPDs of the flavour on it."""
+    out: dict[str, set[str]] = {}
+    for name, cp in (flavour.get('cps') or {}).items():
+        if cp.get('virtual_link'):
+            out.setdefault(cp['virtual_link'], set()).add(name)
+    return out
 
 
 def vnfc_mapping(vnf_instance: Obj) -> dict[str, list[str]]:

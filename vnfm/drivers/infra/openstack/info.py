@@ -298,6 +298,36 @@ class Builder:
             )
         return out
 
+    def ext_managed_virtual_link_info(
+        self, managed: list[Obj], cps_on: dict[str, set[str]]
+    ) -> list[Obj]:
+        """extManagedVirtualLinkInfo of the extManagedVirtualLinks
+        (``id``, ``vnfVirtualLinkDescId``, ``resourceId``), with the stack's
+        ports on them (on the network, or CPs the VNFD puts on the VL:
+        ``cps_on``, VL -> cpd ids)."""
+        out = []
+        for link in managed:
+            network = link.get('resourceId')
+            cpds = cps_on.get(link.get('vnfVirtualLinkDescId') or '', set())
+            ports = [
+                p
+                for p in self.of_type(PORT)
+                if _attrs(p).get('network_id') == network
+                or p['resource_name'] in cpds
+            ]
+            handle = {'resourceId': network, 'vimLevelResourceType': NET}
+            if link.get('vimConnectionId'):
+                handle['vimConnectionId'] = link['vimConnectionId']
+            out.append(
+                {
+                    'id': link['id'],
+                    'vnfVirtualLinkDescId': link.get('vnfVirtualLinkDescId'),
+                    'networkResource': handle,
+                    'vnfLinkPorts': [self._link_port(p) for p in ports],
+                }
+            )
+        return out
+
 
 def _cpd_ids(ext_vl: Obj) -> set[str]:
     return {c.get('cpdId') for c in ext_vl.get('extCps') or []} - {None}

@@ -18,6 +18,8 @@ from typing import Any
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.openstack import individual
+from vnfm.drivers.infra.openstack import managed
+from vnfm.drivers.infra.openstack import nfv
 from vnfm.drivers.infra.openstack import standard
 from vnfm.drivers.infra.openstack import user_class
 from vnfm.drivers.infra.openstack.stackinput import StackInput
@@ -116,4 +118,8 @@ def _builtin(
     if operation == 'change_vnfpkg' and ctx.target_vnfd is not None:
         vnfd = ctx.target_vnfd
     flavour = standard.flavour_of(vnfd, ctx.flavour_id)
-    return individual.apply(ctx, operation, flavour, stack)
+    stack = individual.apply(ctx, operation, flavour, stack)
+    links = standard.connected_links(ctx)
+    if operation == 'instantiate':
+        links = nfv.Links.of_request(ctx.request)
+    return managed.apply(stack, links)

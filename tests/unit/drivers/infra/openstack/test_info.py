@@ -111,3 +111,19 @@ def test_cps_on_an_external_link_are_external_cps_of_the_instance(
     [link] = new['extVirtualLinkInfo']
     assert {p['cpInstanceId'] for p in link['extLinkPorts']} == set(ext_cps)
     assert {p['cpInstanceType'] for p in link['extLinkPorts']} == {'EXT_CP'}
+
+
+def test_an_ext_managed_link_is_reported_with_its_ports(
+    heat: FakeHeat,
+) -> None:
+    heat.resource_list = vm_simple(TOP)
+
+    new = OpenStackInfraDriver().instantiate(context()).instantiated_vnf_info
+
+    [link] = new['extManagedVirtualLinkInfo']
+    assert link['id'] == 'int1'
+    assert link['vnfVirtualLinkDescId'] == 'internalVL1'
+    assert link['networkResource']['resourceId'] == 'data-net-1'
+    assert {
+        p['resourceHandle']['resourceId'] for p in link['vnfLinkPorts']
+    } == {'p-22'}
