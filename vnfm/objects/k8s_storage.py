@@ -11,7 +11,9 @@ its Heat resource name, the VNFD's VirtualBlockStorage node) is mounted,
 in user space, NFSv4, for VMs whose kernel has no NFS server).
 ``pv_registration_params`` lists PersistentVolume manifests of the package
 registered on the cluster with ``spec.nfs.server`` set to the address of
-the CP ``nfs_server_cp``.
+the CP ``nfs_server_cp``, else of ``storage_server.nic_cp_name`` (Tacker's
+name for the storage server's CP whose address is the NFS server's; the
+storage VM's node address too).
 
 The schema is part of ``k8s_cluster.SCHEMA``; ``check_rules`` adds what a
 schema cannot say, ``check_flavour`` what the VNFD must have.
@@ -47,6 +49,7 @@ STORAGE_SCHEMA: dict[str, Any] = {
     'type': 'object',
     'properties': {
         'ssh_cp_name': _NAME,
+        'nic_cp_name': _NAME,
         'username': {
             'type': 'string',
             'pattern': r'^[a-z_][a-z0-9_.-]{0,31}$',
@@ -121,7 +124,7 @@ PV_SCHEMA: dict[str, Any] = {
             'pv_manifest_file_path': lcm_params.PACKAGE_PATH,
             'nfs_server_cp': _NAME,
         },
-        'required': ['pv_manifest_file_path', 'nfs_server_cp'],
+        'required': ['pv_manifest_file_path'],
         'additionalProperties': False,
     },
 }
@@ -154,6 +157,13 @@ class StorageServer:
     nfs_server: str = 'kernel'
     password: str | None = dataclasses.field(default=None, repr=False)
     private_key: str | None = dataclasses.field(default=None, repr=False)
+    nic_cp_name: str | None = None
+
+    @property
+    def nfs_cp_name(self) -> str:
+        """The CP whose address is the NFS server's (Tacker's
+        ``nic_cp_name``; the SSH CP when not given)."""
+        return self.nic_cp_name or self.ssh_cp_name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,6 +181,7 @@ def typed_storage(params: dict[str, Any]) -> StorageServer | None:
         return None
     return StorageServer(
         ssh_cp_name=server['ssh_cp_name'],
+        nic_cp_name=server.get('nic_cp_name'),
         username=server['username'],
         password=server.get('password'),
         private_key=server.get('private_key'),
@@ -185,9 +196,17 @@ def typed_storage(params: dict[str, Any]) -> StorageServer | None:
 
 
 def typed_pvs(params: dict[str, Any]) -> tuple[PvRegistration, ...]:
-    """The PvRegistrations of a schema-valid parameter dict."""
+    """The PvRegistrations of a schema-valid parameter dict; a PV without
+    ``nfs_server_cp`` is on ``storage_server.nic_cp_name`` ('' when that is
+    not given either: ``check_rules`` refuses it)."""
+    server = params.get('storage_server') or {}
+    default = server.get('nic_cp_name') or ''
     return tuple(
-        PvRegistration(**p) for p in params.get('pv_registration_params') or []
+        PvRegistration(
+            pv_manifest_file_path=p['pv_manifest_file_path'],
+            nfs_server_cp=p.get('nfs_server_cp') or default,
+        )
+        for p in params.get('pv_registration_params') or []
     )
 
 
@@ -209,6 +228,13 @@ def check_rules(
             )
         return
     base = f'{where}/storage_server'
+    for i, pv in enumerate(params.get('pv_registration_params') or []):
+        if not pv.get('nfs_server_cp') and not server.get('nic_cp_name'):
+            raise error(
+                f'{where}/pv_registration_params/{i}/nfs_server_cp: needed '
+                '(the CP whose address is the NFS server) unless '
+                'storage_server/nic_cp_name names it.'
+            )
     mounts = [v['mount_to'] for v in server['cinder_volume_setup_params']]
     for i, mount in enumerate(mounts):
         for other in mounts[:i]:
@@ -249,7 +275,10 @@ def check_flavour(
         return
     cps = flavour.get('cps') or {}
     base = f'{where}/storage_server'
-    checks = [(f'{base}/ssh_cp_name', storage.ssh_cp_name)] + [
+    checks = [(f'{base}/ssh_cp_name', storage.ssh_cp_name)]
+    if storage.nic_cp_name:
+        checks.append((f'{base}/nic_cp_name', storage.nic_cp_name))
+    checks += [
         (f'{where}/pv_registration_params/{i}/nfs_server_cp', p.nfs_server_cp)
         for i, p in enumerate(pvs)
     ]
@@ -261,6 +290,13 @@ def check_flavour(
                 f'{", ".join(sorted(cps))}.'
             )
     vdu = (cps.get(storage.ssh_cp_name) or {}).get('vdu')
+    nic_vdu = (cps.get(storage.nfs_cp_name) or {}).get('vdu')
+    if nic_vdu != vdu:
+        raise error(
+            f'{base}/nic_cp_name: {storage.nic_cp_name} is a CP of VDU '
+            f'{nic_vdu}, not of the storage server VDU {vdu} (the VDU of '
+            f'ssh_cp_name {storage.ssh_cp_name}).'
+        )
     storages = flavour.get('storages') or {}
     mine = ((flavour.get('vdus') or {}).get(vdu) or {}).get('storages')
     for i, volume in enumerate(storage.volumes):

@@ -211,5 +211,42 @@ def test_what_the_vnfd_lacks_is_named(
         )
 
 
+def test_nic_cp_name_is_accepted_and_names_the_pvs_nfs_cp() -> None:
+    given = _edit(['storage_server', 'nic_cp_name'], 'storage_server_CP2')
+    for pv in inner(given)['pv_registration_params']:
+        del pv['nfs_server_cp']
+    f = flavour()
+    f['cps']['storage_server_CP2'] = {'vdu': 'storage_server'}
+
+    params = k8s_cluster.parse(given)
+    k8s_cluster.check_flavour(params, f)
+
+    assert params.storage is not None
+    assert params.storage.nfs_cp_name == 'storage_server_CP2'
+    assert {p.nfs_server_cp for p in params.pvs} == {'storage_server_CP2'}
+
+
+def test_nic_cp_name_of_another_vdu_is_refused() -> None:
+    params = k8s_cluster.parse(
+        _edit(['storage_server', 'nic_cp_name'], 'masterNode_CP1')
+    )
+    with pytest.raises(
+        exceptions.BadRequest,
+        match='storage_server/nic_cp_name: masterNode_CP1 is a CP of VDU '
+        'masterNode, not of the storage server VDU storage_server',
+    ):
+        k8s_cluster.check_flavour(params, flavour())
+
+
+def test_a_pv_without_nfs_server_cp_needs_nic_cp_name() -> None:
+    given = with_storage()
+    del inner(given)['pv_registration_params'][0]['nfs_server_cp']
+    with pytest.raises(
+        exceptions.BadRequest,
+        match='pv_registration_params/0/nfs_server_cp: needed',
+    ):
+        k8s_cluster.parse(given)
+
+
 def test_a_matching_vnfd_passes() -> None:
     k8s_cluster.check_flavour(k8s_cluster.parse(with_storage()), flavour())

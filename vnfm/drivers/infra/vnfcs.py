@@ -5,18 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
+# The metadata key of a VNFC's index among its VDU's (Tacker's).
+VDU_IDX = 'vdu_idx'
+
 
 def vnfc_info(resources: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """vnfcInfo for vnfcResourceInfo entries."""
-    return [
-        {
+    """vnfcInfo for vnfcResourceInfo entries (a VNFC's index,
+    ``vdu_idx``, kept in its metadata)."""
+    out = []
+    for r in resources:
+        entry = {
             'id': f'{r["vduId"]}-{r["id"]}',
             'vduId': r['vduId'],
             'vnfcResourceInfoId': r['id'],
             'vnfcState': 'STARTED',
         }
-        for r in resources
-    ]
+        index = (r.get('metadata') or {}).get(VDU_IDX)
+        if index is not None:
+            entry['metadata'] = {VDU_IDX: index}
+        out.append(entry)
+    return out
 
 
 def affected(

@@ -13,6 +13,7 @@ from vnfm.conf import CONF
 from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra import vnfcs
+from vnfm.drivers.infra.openstack import individual
 from vnfm.drivers.infra.openstack import info as info_mod
 from vnfm.drivers.infra.openstack import scalable
 from vnfm.drivers.infra.openstack import userdata
@@ -88,13 +89,25 @@ def vnf_info(
         vim_id,
         heat.resources(stack.ref),
         set(flavour.get('vdus') or {}),
+        vnfc_mapping(ctx.vnf_instance),
     )
     vnfc_resources = builder.vnfc_resource_info()
+    ext_links = builder.ext_virtual_link_info(ext_vls)
+    ext_cps = info_mod.ext_cp_info(
+        vnfc_resources,
+        ext_links,
+        ext_vls,
+        info_of(ctx).get('extCpInfo') or [],
+    )
     return {
         'flavourId': flavour_id,
         'vnfState': 'STARTED',
         **scaling.scale_status(flavour, levels),
-        'extVirtualLinkInfo': builder.ext_virtual_link_info(ext_vls),
+        'extCpInfo': ext_cps,
+        'extVirtualLinkInfo': ext_links,
+        'extManagedVirtualLinkInfo': builder.ext_managed_virtual_link_info(
+            managed_links(ctx), _cps_on(flavour)
+        ),
         'vnfcResourceInfo': vnfc_resources,
         'vnfcInfo': vnfcs.vnfc_info(vnfc_resources),
         'vnfVirtualLinkResourceInfo': builder.vnf_virtual_link_resource_info(),
@@ -103,6 +116,46 @@ def vnf_info(
             {'stack_id': stack.id, 'stack_name': stack.name},
             _unscalable(ctx, flavour, source_vnfd),
         ),
+    }
+
+
+def managed_links(ctx: base.InfraContext) -> list[Obj]:
+    """The extManagedVirtualLinks (id, vnfVirtualLinkDescId, resourceId,
+    vimConnectionId) after the step: the request's, else the instance's."""
+    given = ctx.request.get('extManagedVirtualLinks')
+    if given:
+        return [dict(m) for m in given]
+    return [
+        {
+            'id': m['id'],
+            'vnfVirtualLinkDescId': m.get('vnfVirtualLinkDescId'),
+            'resourceId': (m.get('networkResource') or {}).get('resourceId'),
+            'vimConnectionId': (m.get('networkResource') or {}).get(
+                'vimConnectionId'
+            ),
+        }
+        for m in info_of(ctx).get('extManagedVirtualLinkInfo') or []
+    ]
+
+
+def _cps_on(flavour: Obj) -> dict[str, set[str]]:
+    """VL id -> the CPDs of the flavour on it."""
+    out: dict[str, set[str]] = {}
+    for name, cp in (flavour.get('cps') or {}).items():
+        if cp.get('virtual_link'):
+            out.setdefault(cp['virtual_link'], set()).add(name)
+    return out
+
+
+def vnfc_mapping(vnf_instance: Obj) -> dict[str, list[str]]:
+    """VDU -> VNFC ids by index, from the instance's VDU_VNFc_mapping."""
+    given = (vnf_instance.get('metadata') or {}).get(individual.VNFC_MAPPING)
+    if not isinstance(given, dict):
+        return {}
+    return {
+        str(vdu): [str(i) for i in ids]
+        for vdu, ids in given.items()
+        if isinstance(ids, list)
     }
 
 

@@ -9,13 +9,18 @@ plugged into (``device_id``, else the one server of its stack), an
 
 A VNFC's id is derived from where its server sits in the stack tree (the
 stack and resource name), not from the Nova server: a server Heat replaces
-(heal) keeps its VNFC id, a new AutoScalingGroup member gets a new one.
+(heal) keeps its VNFC id, a new AutoScalingGroup member gets a new one. A
+VNFC managed one by one (resource ``<VDU>-<n>``, see ``individual``) keeps
+its index ``n`` as ``vdu_idx`` and takes the n-th id of the instance's
+``metadata.VDU_VNFc_mapping.<VDU>`` when that gives one.
 """
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
+
+from vnfm.drivers.infra.openstack import individual
 
 SERVER = 'OS::Nova::Server'
 PORT = 'OS::Neutron::Port'
@@ -141,8 +146,10 @@ class Builder:
         vim_id: str,
         resources: list[Obj],
         vdu_ids: set[str],
+        vnfc_ids: dict[str, list[str]] | None = None,
     ) -> None:
         self.instance_id = instance_id
+        self.vnfc_ids = vnfc_ids or {}
         self.vim_id = vim_id
         members = _members(resources)
         self.resources = []
@@ -193,11 +200,20 @@ class Builder:
             'stack_id': stack_of(server),
             'resource_name': server['resource_name'],
         }
+        vnfc_id = _rid('vnfc', self.instance_id, server)
         if parent:
             meta['parent_stack_id'] = stack_of(parent)
             meta['parent_resource_name'] = parent['resource_name']
+            index = individual.index_of(
+                server['resource_name'], parent['resource_name']
+            )
+            if index is not None:
+                meta[individual.INDEX] = index
+                given = self.vnfc_ids.get(server['resource_name']) or []
+                if index < len(given):
+                    vnfc_id = given[index]
         entry = {
-            'id': _rid('vnfc', self.instance_id, server),
+            'id': vnfc_id,
             'vduId': server['resource_name'],
             'computeResource': _handle(self.vim_id, server),
             'vnfcCpInfo': [_cp(self.instance_id, p) for p in ports],
@@ -282,6 +298,97 @@ class Builder:
             )
         return out
 
+    def ext_managed_virtual_link_info(
+        self, managed: list[Obj], cps_on: dict[str, set[str]]
+    ) -> list[Obj]:
+        """extManagedVirtualLinkInfo of the extManagedVirtualLinks
+        (``id``, ``vnfVirtualLinkDescId``, ``resourceId``), with the stack's
+        ports on them (on the network, or CPs the VNFD puts on the VL:
+        ``cps_on``, VL -> cpd ids)."""
+        out = []
+        for link in managed:
+            network = link.get('resourceId')
+            cpds = cps_on.get(link.get('vnfVirtualLinkDescId') or '', set())
+            ports = [
+                p
+                for p in self.of_type(PORT)
+                if _attrs(p).get('network_id') == network
+                or p['resource_name'] in cpds
+            ]
+            handle = {'resourceId': network, 'vimLevelResourceType': NET}
+            if link.get('vimConnectionId'):
+                handle['vimConnectionId'] = link['vimConnectionId']
+            out.append(
+                {
+                    'id': link['id'],
+                    'vnfVirtualLinkDescId': link.get('vnfVirtualLinkDescId'),
+                    'networkResource': handle,
+                    'vnfLinkPorts': [self._link_port(p) for p in ports],
+                }
+            )
+        return out
+
 
 def _cpd_ids(ext_vl: Obj) -> set[str]:
     return {c.get('cpdId') for c in ext_vl.get('extCps') or []} - {None}
+
+
+def _config_ids(ext_vls: list[Obj], previous: list[Obj]) -> dict[str, str]:
+    """cpdId -> the cpConfig id of an external CP: the request's (a map in
+    SOL003 v3), else the one the instance reported before."""
+    out = {e.get('cpdId'): e.get('cpConfigId') for e in previous}
+    for vl in ext_vls:
+        for cp in vl.get('extCps') or []:
+            config = cp.get('cpConfig')
+            if isinstance(config, dict) and config:
+                out[cp.get('cpdId')] = next(iter(config))
+    return {k: v for k, v in out.items() if k and v}
+
+
+def ext_cp_info(
+    vnfcs: list[Obj],
+    ext_links: list[Obj],
+    ext_vls: list[Obj],
+    previous: list[Obj],
+) -> list[Obj]:
+    """extCpInfo of the VNFC CPs on external virtual links. Each such
+    vnfcCpInfo gets its ``vnfExtCpId`` and its extLinkPort points at the
+    external CP (``EXT_CP``), as SOL003 v3 links them."""
+    by_cp = {cp['id']: cp for v in vnfcs for cp in v['vnfcCpInfo']}
+    configs = _config_ids(ext_vls, previous)
+    out = []
+    for link in ext_links:
+        for port in link['extLinkPorts']:
+            cp = by_cp.get(port.get('cpInstanceId'))
+            if cp is None:
+                continue
+            ext_id = str(uuid.uuid5(_NS, f'extcp/{cp["id"]}'))
+            cp['vnfExtCpId'] = ext_id
+            port['cpInstanceId'] = ext_id
+            port['cpInstanceType'] = 'EXT_CP'
+            out.append(
+                {
+                    'id': ext_id,
+                    'cpdId': cp['cpdId'],
+                    'cpConfigId': configs.get(cp['cpdId'], cp['cpdId']),
+                    'cpProtocolInfo': cp['cpProtocolInfo'],
+                    'extLinkPortId': port['id'],
+                    'associatedVnfcCpId': cp['id'],
+                }
+            )
+    return out
+
+
+def kept_ext_cp_ids(old: list[Obj], new: list[Obj]) -> None:
+    """Give the vnfcCpInfo of ``new`` the vnfExtCpId the same CP had in
+    ``old`` (a server Heat replaced keeps its CPs' places)."""
+    ids = {
+        cp['id']: cp['vnfExtCpId']
+        for v in old
+        for cp in v.get('vnfcCpInfo') or []
+        if cp.get('vnfExtCpId')
+    }
+    for vnfc in new:
+        for cp in vnfc['vnfcCpInfo']:
+            if cp['id'] in ids:
+                cp['vnfExtCpId'] = ids[cp['id']]

@@ -3,6 +3,9 @@ the flavour's top template whose ``desired_capacity`` is the ``nfv``
 parameter's ``VDU.<vdu>.desired_capacity`` (vnfm sets it, Tacker's
 StandardUserData convention).
 
+So are the VDUs that are their own resource of a nested template's type in
+the top template: vnfm makes one resource per VNFC (``individual``).
+
 A VDU that is its own ``OS::Nova::Server`` in the top template, or a group
 with a fixed ``desired_capacity`` (scaled by ``OS::Heat::ScalingPolicy``
 resources, which vnfm does not signal), would take a stack update without
@@ -16,6 +19,7 @@ from typing import Any
 from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.openstack import hot
+from vnfm.drivers.infra.openstack import individual
 from vnfm.drivers.infra.openstack import standard
 from vnfm.drivers.package_files import PackageFiles
 
@@ -38,10 +42,15 @@ def _nfv_vdu(value: Any) -> str | None:
     return None
 
 
-def scalable_vdus(template: str) -> set[str]:
-    """The VDUs whose group's desired_capacity the ``nfv`` parameter sets."""
+def scalable_vdus(
+    template: str, files: dict[str, str] | None = None
+) -> set[str]:
+    """The VDUs whose group's desired_capacity the ``nfv`` parameter sets,
+    and those managed one VNFC at a time (``individual``)."""
     doc = hot.load(template, 'top template')
-    found = set()
+    found = individual.individual_vdus(
+        doc, files or {}, set(doc.get('resources') or {})
+    )
     for resource in (doc.get('resources') or {}).values():
         if isinstance(resource, dict) and resource.get('type') == GROUP:
             props = resource.get('properties') or {}
@@ -51,11 +60,16 @@ def scalable_vdus(template: str) -> set[str]:
     return found
 
 
-def unscalable(flavour: dict[str, Any], template: str) -> dict[str, str]:
+def unscalable(
+    flavour: dict[str, Any],
+    template: str,
+    files: dict[str, str] | None = None,
+) -> dict[str, str]:
     """Aspect id -> why a stack update of vnfm's cannot scale it, for the
-    aspects of ``flavour`` whose VDUs the top ``template`` does not put in
-    an AutoScalingGroup whose desired_capacity vnfm sets."""
-    scalable = scalable_vdus(template)
+    aspects of ``flavour`` whose VDUs the top ``template`` neither puts in
+    an AutoScalingGroup whose desired_capacity vnfm sets nor makes a
+    resource of a nested template's type (one per VNFC)."""
+    scalable = scalable_vdus(template, files)
     out = {}
     for aspect_id, aspect in sorted(
         (flavour.get('scaling_aspects') or {}).items()
@@ -68,8 +82,8 @@ def unscalable(flavour: dict[str, Any], template: str) -> dict[str, str]:
                 'the top Heat template of flavour '
                 f'{flavour.get("flavour_id")} does not put in an {GROUP} '
                 'whose desired_capacity is {get_param: [nfv, VDU, <vdu>, '
-                'desired_capacity]}; vnfm scales a VDU only through that '
-                'parameter.'
+                'desired_capacity]} nor makes a resource of a nested '
+                "template's type; vnfm scales a VDU only in these two ways."
             )
     return out
 
@@ -79,7 +93,7 @@ def of_package(
 ) -> dict[str, str]:
     """``unscalable`` for the flavour's top template in ``package``."""
     stack = standard.templates(package, flavour['flavour_id'])
-    return unscalable(flavour, stack.template)
+    return unscalable(flavour, stack.template, stack.files)
 
 
 def check(ctx: base.InfraContext) -> None:

@@ -10,15 +10,18 @@ does.
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 from vnfm.clients import openstack
 from vnfm.common import exceptions
 from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra.openstack import capacity
 from vnfm.drivers.infra.openstack import common
 from vnfm.drivers.infra.openstack import scalable
 from vnfm.drivers.infra.openstack import stackupdate
+from vnfm.drivers.infra.openstack import standard
 from vnfm.drivers.infra.openstack import userdata
 
 Obj = dict[str, Any]
@@ -72,7 +75,32 @@ def scale(ctx: base.InfraContext) -> base.InfraResult:
     levels = scaling.scaled_levels(
         flavour, common.levels_of(info), ctx.request
     )
-    return stackupdate.update(ctx, 'scale', levels, _prepare)
+    result = stackupdate.update(ctx, 'scale', levels, _prepare)
+    _check_counts(ctx, result)
+    return result
+
+
+def _check_counts(ctx: base.InfraContext, result: base.InfraResult) -> None:
+    """PartialFailure (the op goes FAILED_TEMP) naming each VDU whose
+    VNFCs in the stack are not as many as the scale asked for."""
+    flavour = standard.flavour_of(ctx.vnfd, ctx.flavour_id)
+    wanted = capacity.scaled(flavour, ctx.vnf_instance, ctx.request)
+    info = result.instantiated_vnf_info or {}
+    have = collections.Counter(
+        r['vduId'] for r in info.get('vnfcResourceInfo') or []
+    )
+    wrong = [
+        f'VDU {vdu} has {have[vdu]} VNFCs, not {count}'
+        for vdu, count in sorted(wanted.items())
+        if have[vdu] != count
+    ]
+    if wrong:
+        raise base.PartialFailure(
+            'The stack update finished but the scale did not happen: '
+            + '; '.join(wrong)
+            + '. Retry, roll back or fail the operation.',
+            result.work,
+        )
 
 
 def rollback_scale(ctx: base.InfraContext) -> base.InfraResult:

@@ -106,7 +106,7 @@ def _at_level(
     return _finish(stack, values, ctx.request)
 
 
-def _links(ctx: base.InfraContext) -> nfv.Links:
+def connected_links(ctx: base.InfraContext) -> nfv.Links:
     """The request's links first, then those the instance is on."""
     request_links = nfv.Links.of_request(ctx.request)
     instance_links = nfv.Links.of_instance(ctx.vnf_instance)
@@ -129,7 +129,7 @@ def change_flavour(
         for name, value in current_nfv(current).get(nfv.CP, {}).items()
         if links.ext_cp(name) is None
     }
-    return _at_level(ctx, _links(ctx), kept)
+    return _at_level(ctx, connected_links(ctx), kept)
 
 
 # Where the driver keeps the stack's nfv parameter from before a change.
@@ -287,7 +287,7 @@ def repackaged(
     flavour = flavour_of(vnfd, ctx.flavour_id)
     stack = templates(package, flavour.flavour_id)
     values = current_nfv(current)
-    links = _links(ctx)
+    connected = connected_links(ctx)
     for (kind, name), keys in sorted(nfv_paths(stack).items()):
         have = values.setdefault(kind, {}).setdefault(name, {})
         if kind == nfv.VDU:
@@ -304,7 +304,9 @@ def repackaged(
                 )
             )
         elif kind == nfv.CP:
-            have.update(nfv.cp_values(flavour, name, keys - set(have), links))
+            have.update(
+                nfv.cp_values(flavour, name, keys - set(have), connected)
+            )
     stack.parameters = {'nfv': values}
     return stack
 

@@ -89,8 +89,10 @@ def synced_info(ctx: base.SyncContext) -> Obj | None:
             vim_id,
             heat.resources(ref),
             {e['vduId'] for e in old},
+            common.vnfc_mapping(ctx.vnf_instance),
         )
     new = builder.vnfc_resource_info()
+    info_mod.kept_ext_cp_ids(old, new)
     _with_status(builder, new)
     if _state(new) == _state(old):
         return None

@@ -17,6 +17,9 @@ from typing import Any
 
 from vnfm.common import exceptions
 from vnfm.drivers.infra import base
+from vnfm.drivers.infra.openstack import individual
+from vnfm.drivers.infra.openstack import managed
+from vnfm.drivers.infra.openstack import nfv
 from vnfm.drivers.infra.openstack import standard
 from vnfm.drivers.infra.openstack import user_class
 from vnfm.drivers.infra.openstack.stackinput import StackInput
@@ -96,11 +99,27 @@ def stack_input(
         raise ValueError(f"{operation} needs the stack's current parameters")
     custom = user_data(ctx, operation)
     if custom is None:
-        return _STANDARD[operation](ctx, current)
+        return _builtin(ctx, operation, current)
     return user_class.run(
         ctx,
         operation,
         custom,
         current,
-        lambda: _STANDARD[operation](ctx, current),
+        lambda: _builtin(ctx, operation, current),
     )
+
+
+def _builtin(
+    ctx: base.InfraContext, operation: str, current: dict[str, Any] | None
+) -> StackInput:
+    """vnfm's own input: StandardUserData's, VNFCs managed one by one."""
+    stack = _STANDARD[operation](ctx, current)
+    vnfd = ctx.vnfd
+    if operation == 'change_vnfpkg' and ctx.target_vnfd is not None:
+        vnfd = ctx.target_vnfd
+    flavour = standard.flavour_of(vnfd, ctx.flavour_id)
+    stack = individual.apply(ctx, operation, flavour, stack)
+    links = standard.connected_links(ctx)
+    if operation == 'instantiate':
+        links = nfv.Links.of_request(ctx.request)
+    return managed.apply(stack, links)

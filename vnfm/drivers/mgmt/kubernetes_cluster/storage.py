@@ -138,18 +138,24 @@ def find_server(
         )
     vnfc = mine[0]
     address = address_of((info or {}), storage.ssh_cp_name)
-    if address is None:
-        raise nodes.NodeNotFound(
-            f'{where}/ssh_cp_name: CP {storage.ssh_cp_name} of VNFC '
-            f'{vnfc["id"]} has no IP address in the instance.'
-        )
+    nic = _own_address(vnfc, storage.nfs_cp_name)
+    wanted = [
+        ('ssh_cp_name', storage.ssh_cp_name, address),
+        ('nic_cp_name', storage.nfs_cp_name, nic),
+    ]
+    for param, cp, found in wanted:
+        if found is None:
+            raise nodes.NodeNotFound(
+                f'{where}/{param}: CP {cp} of VNFC {vnfc["id"]} has no IP '
+                'address in the instance.'
+            )
     vm = nodes.VmNode(
         role=nodes.STORAGE,
         vnfc_id=vnfc['id'],
         vdu_id=vnfc.get('vduId', ''),
         resource_id=(vnfc.get('computeResource') or {}).get('resourceId', ''),
-        ssh_address=address,
-        node_address=address,
+        ssh_address=str(address),
+        node_address=str(nic),
     )
     volumes = tuple(
         _volume(
@@ -188,6 +194,14 @@ def _volume(
         f'{setup.volume_resource_id} in the instance '
         '(virtualStorageResourceInfo).'
     )
+
+
+def _own_address(vnfc: dict[str, Any], cpd_id: str) -> str | None:
+    """The first IP address of the VNFC's own CP ``cpd_id``."""
+    for cp in vnfc.get('vnfcCpInfo') or []:
+        if cp.get('cpdId') == cpd_id and nodes.cp_addresses(cp):
+            return nodes.cp_addresses(cp)[0]
+    return None
 
 
 def address_of(info: dict[str, Any], cpd_id: str) -> str | None:

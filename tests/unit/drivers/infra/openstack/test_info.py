@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from vnfm.drivers.infra.openstack import info
+from vnfm.drivers.infra.openstack.driver import OpenStackInfraDriver
 
+from .fakeheat import FakeHeat
 from .fakeheat import resource
 from .fakeheat import vm_simple
+from .utils import context
 
 TOP = ('vnf-inst-1', 'sid')
 
@@ -86,3 +89,41 @@ def test_a_volume_records_the_device_each_server_has_it_as():
     assert (
         storages['storage_server_volume']['id'] in vnfc['storageResourceIds']
     )
+
+
+def test_cps_on_an_external_link_are_external_cps_of_the_instance(
+    heat: FakeHeat,
+) -> None:
+    heat.resource_list = vm_simple(TOP, 2)
+
+    result = OpenStackInfraDriver().instantiate(context())
+
+    new = result.instantiated_vnf_info
+    ext_cps = {e['id']: e for e in new['extCpInfo']}
+    cps = [cp for v in new['vnfcResourceInfo'] for cp in v['vnfcCpInfo']]
+    on_ext = {c['cpdId'] for c in cps if 'vnfExtCpId' in c}
+    assert on_ext == {'VDU1_CP1', 'VDU2_CP1'}
+    for cp in cps:
+        if 'vnfExtCpId' in cp:
+            ext = ext_cps[cp['vnfExtCpId']]
+            assert ext['associatedVnfcCpId'] == cp['id']
+            assert ext['cpConfigId'] == 'a'
+    [link] = new['extVirtualLinkInfo']
+    assert {p['cpInstanceId'] for p in link['extLinkPorts']} == set(ext_cps)
+    assert {p['cpInstanceType'] for p in link['extLinkPorts']} == {'EXT_CP'}
+
+
+def test_an_ext_managed_link_is_reported_with_its_ports(
+    heat: FakeHeat,
+) -> None:
+    heat.resource_list = vm_simple(TOP)
+
+    new = OpenStackInfraDriver().instantiate(context()).instantiated_vnf_info
+
+    [link] = new['extManagedVirtualLinkInfo']
+    assert link['id'] == 'int1'
+    assert link['vnfVirtualLinkDescId'] == 'internalVL1'
+    assert link['networkResource']['resourceId'] == 'data-net-1'
+    assert {
+        p['resourceHandle']['resourceId'] for p in link['vnfLinkPorts']
+    } == {'p-22'}

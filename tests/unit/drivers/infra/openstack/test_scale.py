@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from vnfm.drivers import scaling
+from vnfm.drivers.infra import base
 from vnfm.drivers.infra.openstack import scale
 from vnfm.drivers.infra.openstack.driver import OpenStackInfraDriver
 from vnfm.objects import scale_level
@@ -88,6 +89,7 @@ def test_scale_in_removes_the_vnfc_the_request_names(heat: FakeHeat) -> None:
         if v['computeResource']['resourceId'] == 'srv-1-0'
     )
     heat.calls.clear()
+    heat.resource_list = vm_simple(TOP, 1)
 
     _scale(
         info,
@@ -97,6 +99,18 @@ def test_scale_in_removes_the_vnfc_the_request_names(heat: FakeHeat) -> None:
 
     marks = [c for c in heat.calls if c[0] == 'mark_unhealthy']
     assert marks == [('mark_unhealthy', 'grp', 'mem0')]
+
+
+def test_a_scale_the_stack_did_not_make_fails_naming_the_vdu(
+    heat: FakeHeat,
+) -> None:
+    info = _instantiated(heat, 1)
+
+    with pytest.raises(base.PartialFailure) as caught:
+        _scale(info, 'SCALE_OUT')
+
+    assert 'VDU VDU1 has 1 VNFCs, not 2' in caught.value.detail
+    assert 'requests' in caught.value.work
 
 
 def test_rollback_returns_to_the_recorded_count(heat: FakeHeat) -> None:

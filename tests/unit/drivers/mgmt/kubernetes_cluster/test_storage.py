@@ -20,6 +20,7 @@ from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import (
 )
 from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import joined
 from tests.unit.drivers.mgmt.kubernetes_cluster.test_driver import make_ctx
+from tests.unit.objects.test_k8s_cluster import inner
 from tests.unit.objects.test_k8s_storage import flavour
 from tests.unit.objects.test_k8s_storage import with_storage
 from vnfm.clients import ssh
@@ -129,6 +130,28 @@ def test_the_storage_vm_and_its_volume_are_found_in_the_instance():
         f'/dev/disk/by-id/virtio-{VOLUME_ID[:20]}',
         '/dev/vdc',
     ]
+
+
+def test_nic_cp_name_gives_the_storage_vms_nfs_address():
+    nfs_ip = '198.18.7.7'
+    given = with_storage()
+    inner(given)['storage_server']['nic_cp_name'] = 'storage_server_CP2'
+    for pv in inner(given)['pv_registration_params']:
+        del pv['nfs_server_cp']
+    info = info_with_storage()
+    [vm] = [v for v in info['vnfcResourceInfo'] if v['id'] == 's1']
+    vm['vnfcCpInfo'].append(instances.cp('storage_server_CP2', nfs_ip))
+    cluster = k8s_cluster.parse(given)
+
+    found = storage.find_server(info, cluster)
+
+    assert found is not None
+    assert (found.vm.ssh_address, found.vm.node_address) == (
+        STORAGE_IP,
+        nfs_ip,
+    )
+    assert {pv.nfs_server_cp for pv in cluster.pvs} == {'storage_server_CP2'}
+    assert storage.address_of(info, cluster.pvs[0].nfs_server_cp) == nfs_ip
 
 
 def test_no_storage_server_finds_nothing():
