@@ -26,6 +26,7 @@ from typing import Any
 
 from heat.common import exception
 from heat.engine.plugins import localcloud_base as base
+from heat.engine.plugins import localcloud_volumes as volumes
 from heat.engine.resources.openstack.neutron import port as neutron_port
 from heat.engine.resources.openstack.nova import server
 from novaclient import exceptions as nova_exc
@@ -125,13 +126,26 @@ class LocalServer(base.Local, server.Server):
             nic['gateway'] = None  # one default route, on the first NIC
         return nics
 
+    def _image(self, props: Any) -> dict[str, Any]:
+        """The image of ``image``, else of the volume it boots from."""
+        name = props[self.IMAGE] or volumes.boot_image(
+            props[self.BLOCK_DEVICE_MAPPING_V2]
+        )
+        if not name:
+            raise exception.Error(
+                'a server needs an image or a boot volume '
+                '(block_device_mapping_v2 with boot_index 0)'
+            )
+        return base.find('images', name)
+
     def _spec(self, props: Any, vm_id: str, nics: list[Any]) -> dict:
-        image = base.find('images', props[self.IMAGE])
+        image = self._image(props)
         users, pwauth = self._users(image, props)
         spec = {
             'id': vm_id.replace('-', ''),
             'server_id': vm_id,
-            'hostname': self._server_name(),
+            # Nova's host name of the server name (``VDU_1`` -> ``vdu-1``).
+            'hostname': vmhost.hostname_of(self._server_name()),
             'nics': nics,
             'users': users,
             'ssh_pwauth': pwauth,
@@ -159,7 +173,12 @@ class LocalServer(base.Local, server.Server):
         return vm_id
 
     def check_create_complete(self, server_id: str) -> bool:
-        return self._active()
+        if not self._active():
+            return False
+        volumes.attach_mapped(
+            server_id, self.properties[self.BLOCK_DEVICE_MAPPING_V2] or []
+        )
+        return True
 
     def _active(self) -> bool:
         state = vmhost.state(self._vm_dir())
@@ -178,6 +197,7 @@ class LocalServer(base.Local, server.Server):
         if self.resource_id is None:
             return
         vmhost.stop(self._vm_dir())
+        volumes.detach_all(str(self.resource_id))
         for nic in self._stored_nics():
             if not nic.get('port_id'):
                 base.release(nic['ip'])
@@ -347,9 +367,7 @@ class LocalServer(base.Local, server.Server):
             'name': self._server_name(),
             'status': state,
             'addresses': self._addresses(),
-            'image': {
-                'id': base.find('images', self.properties[self.IMAGE])['id']
-            },
+            'image': {'id': self._image(self.properties)['id']},
             'flavor': {
                 'original_name': flavor['name'],
                 'vcpus': flavor['vcpus'],
