@@ -25,6 +25,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+from urllib import parse
 
 Image = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -57,7 +58,7 @@ _DEFAULTS: dict[str, Any] = {
     'min_ram': 0,
     'tags': [],
 }
-_IMAGE = re.compile(r'^/v2/images/([0-9a-f-]{36})(/file)?$')
+_IMAGE = re.compile(r'^/v2/images/([0-9a-f-]{36})(/file|/tags/[^/]+)?$')
 
 
 class HttpError(Exception):
@@ -118,7 +119,7 @@ class Images:
             i
             for i in records(self.dir.parent)
             if _visible(i, project)
-            and all(str(i.get(k)) == v for k, v in query.items())
+            and all(_matches(i, k, v) for k, v in query.items())
         ]
         return sorted(found, key=lambda i: (i['created_at'], i['id']))
 
@@ -216,6 +217,12 @@ class Images:
         self._path(image['id'], '.json').unlink(missing_ok=True)
 
 
+def _matches(image: Image, key: str, value: str) -> bool:
+    if key == 'tag':
+        return value in (image.get('tags') or [])
+    return str(image.get(key)) == value
+
+
 def _visible(image: Image, project: str) -> bool:
     return image.get('owner') == project or image.get('visibility') in (
         'public',
@@ -277,7 +284,23 @@ class App:
         if not match:
             raise HttpError('404 Not Found', f'No route for {path}.')
         image = self.images.get(match.group(1), project)
-        return self._one(environ, method, image, bool(match.group(2)))
+        sub = match.group(2) or ''
+        if sub.startswith('/tags/'):
+            tag = parse.unquote(sub[len('/tags/') :])
+            return self._tag(method, image, tag)
+        return self._one(environ, method, image, bool(sub))
+
+    def _tag(self, method: str, image: Image, tag: str) -> tuple[str, Any]:
+        tags = [t for t in image.get('tags') or [] if t != tag]
+        if method == 'PUT':
+            tags.append(tag)
+        elif method != 'DELETE':
+            raise HttpError('405 Method Not Allowed', f'{method} not allowed.')
+        elif len(tags) == len(image.get('tags') or []):
+            raise HttpError('404 Not Found', f'Tag {tag} not found.')
+        image['tags'] = tags
+        self.images.save(image)
+        return '204 No Content', None
 
     def _one(
         self, environ: dict[str, Any], method: str, image: Image, file: bool
@@ -298,8 +321,6 @@ class App:
         raise HttpError('405 Method Not Allowed', f'{method} not allowed.')
 
     def _list(self, environ: dict[str, Any], project: str) -> dict[str, Any]:
-        from urllib import parse
-
         query = dict(parse.parse_qsl(environ.get('QUERY_STRING') or ''))
         limit = int(query.pop('limit', '25'))
         marker = query.pop('marker', None)

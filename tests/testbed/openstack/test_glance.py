@@ -168,3 +168,24 @@ def test_paging_follows_next(tmp_path: Path) -> None:
     seen = [i['id'] for i in first['images'] + second['images']]
     assert sorted(seen) == sorted(made)
     assert 'next' not in second
+
+
+def test_tags_are_added_removed_and_filtered_one_at_a_time(
+    tmp_path: Path,
+) -> None:
+    client = Client(glance.App(tmp_path))
+    image = client.create(name='img', tags=['keep'])
+    path = f'/v2/images/{image["id"]}/tags'
+
+    client.call('PUT', f'{path}/user%3Aa')
+    client.call('PUT', f'{path}/user%3Ab')
+    client.call('DELETE', f'{path}/user%3Aa')
+    gone = client.call('DELETE', f'{path}/user%3Aa')[0]
+    _, tagged = client.call('GET', '/v2/images', query='tag=user%3Ab')
+
+    assert client.call('GET', f'/v2/images/{image["id"]}')[1]['tags'] == [
+        'keep',
+        'user:b',
+    ]
+    assert gone == '404 Not Found'
+    assert [i['id'] for i in tagged['images']] == [image['id']]
