@@ -121,19 +121,34 @@ def _reusable(
 
 
 def ensure(
-    ctx: base.InfraContext, conn: openstack.Connection
+    ctx: base.InfraContext, conn: openstack.Connection, work: Obj
 ) -> dict[str, Obj]:
     """Put the package's images in the VIM (uploaded or found), tagged for
-    the instance; ``{name: {'id', 'managed'}}``."""
+    the instance; ``{name: {'id', 'managed'}}``, also kept in
+    ``work['images']`` as each is done (a failure after one upload raises
+    PartialFailure with it, for rollback to release)."""
+    used: dict[str, Obj] = dict(work.get('images') or {})
+    work['images'] = used
+    try:
+        _ensure(ctx, conn, used)
+    except exceptions.OperationFailed as e:
+        if not used:
+            raise
+        raise base.PartialFailure(e.detail, work) from None
+    return used
+
+
+def _ensure(
+    ctx: base.InfraContext, conn: openstack.Connection, used: dict[str, Obj]
+) -> None:
     wanted = carried(ctx.vnfd, ctx.flavour_id)
     if not wanted:
-        return {}
+        return
     glance = openstack.Glance(conn, CONF.openstack.image_timeout)
     deadline = min(
         ctx.deadline, time.monotonic() + CONF.openstack.image_timeout
     )
     tag = tag_of(ctx.vnf_instance['id'])
-    used: dict[str, Obj] = {}
     for name, image in wanted.items():
         upload = _upload_of(name, image, checked_data(ctx.package, image), tag)
         found = _reusable(glance, upload)
@@ -143,7 +158,6 @@ def ensure(
         if managed and tag not in found.tags:
             glance.add_tag(found.id, tag)
         used[name] = {'id': found.id, 'managed': managed}
-    return used
 
 
 def release(

@@ -75,7 +75,7 @@ def instantiate(ctx: base.InfraContext) -> base.InfraResult:
         flavour, ctx.request.get('instantiationLevelId')
     )
     with common.heat_for(ctx) as (vim_id, heat):
-        work['images'] = images.ensure(ctx, heat.conn)
+        images.ensure(ctx, heat.conn, work)
         stack = _create_or_resume(ctx, heat, work)
         info = common.vnf_info(
             ctx,

@@ -149,7 +149,7 @@ def test_a_file_that_does_not_match_its_checksum_is_refused() -> None:
 def test_instantiate_uploads_the_file_tagged_for_the_instance(
     glance: FakeGlance,
 ) -> None:
-    used = images.ensure(_ctx(_vnfd(VDU1=_sw_image())), conn=None)  # type: ignore[arg-type]
+    used = images.ensure(_ctx(_vnfd(VDU1=_sw_image())), conn=None, work={})  # type: ignore[arg-type]
 
     assert used == {'img': {'id': 'up1', 'managed': True}}
     (upload,) = glance.uploads
@@ -165,8 +165,8 @@ def test_a_second_instance_reuses_the_image_and_the_last_removes_it(
     glance: FakeGlance,
 ) -> None:
     vnfd = _vnfd(VDU1=_sw_image())
-    first = images.ensure(_ctx(vnfd, 'i1'), conn=None)  # type: ignore[arg-type]
-    second = images.ensure(_ctx(vnfd, 'i2'), conn=None)  # type: ignore[arg-type]
+    first = images.ensure(_ctx(vnfd, 'i1'), conn=None, work={})  # type: ignore[arg-type]
+    second = images.ensure(_ctx(vnfd, 'i2'), conn=None, work={})  # type: ignore[arg-type]
 
     assert first == second
     assert len(glance.uploads) == 1
@@ -182,7 +182,7 @@ def test_an_image_of_the_vim_with_the_same_data_is_used_never_deleted(
     glance.add('theirs', DATA)
     glance.add('other-data', b'other')
 
-    used = images.ensure(_ctx(_vnfd(VDU1=_sw_image())), conn=None)  # type: ignore[arg-type]
+    used = images.ensure(_ctx(_vnfd(VDU1=_sw_image())), conn=None, work={})  # type: ignore[arg-type]
     images.release(None, 'i1', used)  # type: ignore[arg-type]
 
     assert used == {'img': {'id': 'theirs', 'managed': False}}
@@ -193,7 +193,7 @@ def test_an_image_of_the_vim_with_the_same_data_is_used_never_deleted(
 def test_without_image_files_the_image_service_is_not_used() -> None:
     vnfd = _vnfd(VDU1={'name': 'cirros-0.6'})
 
-    assert images.ensure(_ctx(vnfd), conn=None) == {}  # type: ignore[arg-type]
+    assert images.ensure(_ctx(vnfd), conn=None, work={}) == {}  # type: ignore[arg-type]
 
 
 def test_the_heat_input_names_uploaded_images_by_id() -> None:
@@ -217,3 +217,38 @@ def test_the_heat_input_names_uploaded_images_by_id() -> None:
     }
     assert out['nfv']['CP'] == params['nfv']['CP']
     assert params['nfv']['VDU']['VDU1']['vcImageId'] == 'img'
+
+
+def test_a_failure_after_an_upload_keeps_it_in_work_for_rollback(
+    glance: FakeGlance,
+) -> None:
+    other = 'Files/images/other.img'
+    ctx = _ctx(
+        _vnfd(
+            VDU1=_sw_image(),
+            VDU2=_sw_image(name='zz', file=other, checksum=None),
+        )
+    )
+    ctx.package = PackageFiles('p1', {FILE: DATA, other: b'x'})
+    glance.upload = _fail_second(glance.upload)  # type: ignore[method-assign]
+    work: dict[str, Any] = {}
+
+    with pytest.raises(base.PartialFailure, match='full') as failed:
+        images.ensure(ctx, None, work)  # type: ignore[arg-type]
+
+    assert failed.value.work['images'] == {
+        'img': {'id': 'up1', 'managed': True}
+    }
+    assert images.release(None, 'i1', work['images']) == ['up1']  # type: ignore[arg-type]
+
+
+def _fail_second(upload: Any) -> Any:
+    calls = []
+
+    def fail(image: openstack.ImageData, deadline: float) -> Any:
+        calls.append(image.name)
+        if len(calls) > 1:
+            raise openstack.OpenStackError('the image service is full')
+        return upload(image, deadline)
+
+    return fail
