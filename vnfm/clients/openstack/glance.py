@@ -12,6 +12,7 @@ a time (no read-modify-write).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import time
 from collections.abc import Callable
@@ -53,12 +54,12 @@ class ImageData:
     properties: dict[str, str]
     tags: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property
     def md5(self) -> str:
         """Glance's ``checksum`` of this data."""
         return hashlib.md5(self.data, usedforsecurity=False).hexdigest()
 
-    @property
+    @functools.cached_property
     def sha512(self) -> str:
         """Glance's ``os_hash_value`` of this data (os_hash_algo sha512)."""
         return hashlib.sha512(self.data).hexdigest()
