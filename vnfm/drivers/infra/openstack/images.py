@@ -156,7 +156,11 @@ def _ensure(
             found = glance.upload(upload, deadline)
         managed = found.properties.get(MANAGED) == 'true'
         if managed and tag not in found.tags:
-            glance.add_tag(found.id, tag)
+            try:
+                glance.add_tag(found.id, tag)
+            except openstack.ImageNotFound:
+                # The terminate of its last user deleted it meanwhile.
+                found = glance.upload(upload, deadline)
         used[name] = {'id': found.id, 'managed': managed}
 
 

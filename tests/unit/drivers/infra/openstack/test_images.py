@@ -252,3 +252,21 @@ def _fail_second(upload: Any) -> Any:
         return upload(image, deadline)
 
     return fail
+
+
+def test_an_image_deleted_while_it_is_tagged_is_uploaded_again(
+    glance: FakeGlance,
+) -> None:
+    glance.add('theirs-gone', DATA, vnfm_managed='true')
+    add_tag = glance.add_tag
+
+    def deleted_first(image_id: str, tag: str) -> None:
+        if image_id == 'theirs-gone':
+            raise openstack.ImageNotFound('gone')
+        add_tag(image_id, tag)
+
+    glance.add_tag = deleted_first  # type: ignore[method-assign]
+
+    used = images.ensure(_ctx(_vnfd(VDU1=_sw_image())), None, {})  # type: ignore[arg-type]
+
+    assert used == {'img': {'id': 'up1', 'managed': True}}
