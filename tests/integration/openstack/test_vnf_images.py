@@ -127,6 +127,25 @@ def _volume_of(cloud: LocalCloud, server_id: str) -> dict[str, Any]:
     raise AssertionError(f'no volume attached to {server_id}')
 
 
+def _heat_status(cloud: LocalCloud, inst: str, vdu: str) -> str:
+    """Nova's status of a VDU's server, as Heat shows it (and the
+    periodic sync reads it)."""
+    shown = json.loads(
+        openstack(
+            cloud,
+            'admin',
+            'stack',
+            'resource',
+            'show',
+            f'vnf-{inst}',
+            vdu,
+            '-f',
+            'json',
+        )  # fmt: skip
+    )
+    return str(shown['attributes']['status'])
+
+
 def check_uploaded(cloud: LocalCloud) -> dict[str, Any]:
     """One active image of the package's file, its checksum the file's."""
     (image,) = _images(cloud)
@@ -152,6 +171,8 @@ def check_servers(
     assert volume['bootable'] == 'true'
     assert volume['volume_image_metadata']['image_id'] == image_id
     assert volume['volume_type'] == f'vnf-{inst}-fast'
+    assert _heat_status(cloud, inst, 'VDU1') == 'ACTIVE'
+    assert _heat_status(cloud, inst, 'VDU2') == 'ACTIVE'
 
 
 def test_a_packaged_image_is_uploaded_shared_and_removed_by_its_last_user(

@@ -20,6 +20,7 @@ running VM's interfaces that changed.
 from __future__ import annotations
 
 import json
+import logging
 import subprocess  # nosec B404 - nsenter chpasswd: fixed argv
 import uuid
 from typing import Any
@@ -32,6 +33,7 @@ from heat.engine.resources.openstack.nova import server
 from novaclient import exceptions as nova_exc
 
 vmhost = base.vmhost
+LOG = logging.getLogger(__name__)
 vmdisks = base.vmdisks
 
 
@@ -140,6 +142,9 @@ class LocalServer(base.Local, server.Server):
 
     def _spec(self, props: Any, vm_id: str, nics: list[Any]) -> dict:
         image = self._image(props)
+        # Kept: outside a stack operation Heat resolves get_resource in
+        # block_device_mapping_v2 to the resource's name, not its id.
+        self.data_set('image_id', image['id'])
         users, pwauth = self._users(image, props)
         spec = {
             'id': vm_id.replace('-', ''),
@@ -353,6 +358,14 @@ class LocalServer(base.Local, server.Server):
         return out
 
     def _show_resource(self) -> dict[str, Any]:
+        try:
+            return self._shown()
+        except Exception:
+            # Heat turns the failure into a missing ``show`` silently.
+            LOG.exception('cannot show server %s', self.resource_id)
+            raise
+
+    def _shown(self) -> dict[str, Any]:
         state = 'BUILD'
         if self.resource_id and (self._vm_dir() / 'spec.json').exists():
             state = vmhost.state(self._vm_dir())
@@ -367,7 +380,10 @@ class LocalServer(base.Local, server.Server):
             'name': self._server_name(),
             'status': state,
             'addresses': self._addresses(),
-            'image': {'id': self._image(self.properties)['id']},
+            'image': {
+                'id': self.data().get('image_id')
+                or self._image(self.properties)['id']
+            },
             'flavor': {
                 'original_name': flavor['name'],
                 'vcpus': flavor['vcpus'],
