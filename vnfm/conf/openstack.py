@@ -41,6 +41,14 @@ opts = [
         help='Seconds a GRACEFUL terminate waits before deleting the stack '
         'when the request gives no gracefulTerminationTimeout.',
     ),
+    cfg.IntOpt(
+        'image_timeout',
+        default=1800,
+        min=1,
+        help="Seconds the upload of a package's software images to the "
+        "VIM's image service may take in all (create, data, until active; "
+        'never beyond the operation deadline).',
+    ),
 ]
 
 

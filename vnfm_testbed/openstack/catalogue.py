@@ -107,6 +107,8 @@ _STORES = (
     'subnets',
     'floatingips',
     'server_groups',
+    'glance',
+    'volume_types',
 )
 
 

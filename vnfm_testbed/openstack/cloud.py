@@ -1,4 +1,5 @@
-"""A real Keystone and Heat on loopback, on RabbitMQ and PostgreSQL."""
+"""A real Keystone and Heat on loopback, on RabbitMQ and PostgreSQL, and
+the image service of ``glance.py``."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from vnfm_testbed.openstack import files
 from vnfm_testbed.openstack import identity
 from vnfm_testbed.openstack import outside
 
-_DAEMONS = ('keystone', 'heat-engine', 'heat-api')
+_DAEMONS = ('keystone', 'heat-engine', 'heat-api', 'glance')
 _WSGI_HOST = Path(__file__).resolve().with_name('wsgi_host.py')
 _KEYSTONE_SETUP = _WSGI_HOST.with_name('keystone_setup.py')
 PLUGIN_DIR = Path(__file__).resolve().with_name('heat_plugin')
@@ -92,6 +93,11 @@ class LocalCloud:
         """Root URL of the Heat API."""
         return f'http://127.0.0.1:{self.ports["heat"]}'
 
+    @property
+    def image_url(self) -> str:
+        """Root URL of the image service (Glance's v2 API)."""
+        return f'http://127.0.0.1:{self.ports["glance"]}'
+
     def account(self, user: str = 'demo') -> identity.Account:
         """The admin (``admin``) or a test user of :data:`USERS`."""
         if user == ADMIN:
@@ -126,6 +132,7 @@ class LocalCloud:
             'endpoints': {
                 'identity': f'{self.auth_url}/v3',
                 'orchestration': f'{self.heat_url}/v1',
+                'image': self.image_url,
             },
             'region_name': files.REGION,
             'admin': self.credentials(ADMIN),
@@ -306,7 +313,9 @@ class LocalCloud:
             self._drop_backends()  # leftovers of a crashed run of this name
         marker.touch()
         catalogue.create(self.state_dir, self.prefix)
-        self.ports = {k: procs.free_port() for k in ('keystone', 'heat')}
+        self.ports = {
+            k: procs.free_port() for k in ('keystone', 'heat', 'glance')
+        }
         self.passwords = {
             u: _password()
             for u in (
@@ -423,6 +432,13 @@ class LocalCloud:
         python, host = lay.bin('python'), str(_WSGI_HOST)
         port, conf = str(lay.heat_port), str(lay.heat_conf)
         self._spawn('heat-api', [python, host, 'heat', port, conf])
+        # The image service checks tokens as Heat's service user does.
+        port = str(self.ports['glance'])
+        self._spawn(
+            'glance',
+            [python, host, 'glance', port, conf],
+            env={**os.environ, 'VNFM_LOCALCLOUD_STATE': str(self.state_dir)},
+        )
 
     def _create_accounts(self, lay: files.CloudLayout) -> None:
         # One after another: Keystone's in-process cache answered 403 to
@@ -433,6 +449,7 @@ class LocalCloud:
             self.passwords['heat_domain_admin'],
             lay.heat_url,
         )
+        admin.service('image', 'glance', self.image_url)
         for user, _, _ in USERS:
             admin.account(self.account(user))
 

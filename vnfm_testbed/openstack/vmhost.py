@@ -19,6 +19,7 @@ import fcntl
 import ipaddress
 import json
 import os
+import re
 import shlex
 import signal
 import socket
@@ -138,6 +139,16 @@ def free_block(prefix: int = 22) -> ipaddress.IPv4Network:
 
 
 # --- VMs --------------------------------------------------------------------
+
+
+def hostname_of(server_name: str) -> str:
+    """The host name Nova gives a server: its name with spaces and ``_``
+    as ``-``, other characters than letters, digits, ``.`` and ``-`` left
+    out, lower case, at most 63 characters, no leading or trailing ``.``
+    or ``-`` (``server`` if nothing is left)."""
+    name = re.sub(r'[ _]', '-', server_name)
+    name = re.sub(r'[^a-zA-Z0-9.-]+', '', name).lower()
+    return name[:63].strip('.-') or 'server'
 
 
 def _init_script(spec: dict[str, Any], vm_dir: Path) -> str:

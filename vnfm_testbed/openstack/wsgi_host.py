@@ -5,6 +5,8 @@ tools/build-openstack.sh), not by vnfm's: it imports nothing of vnfm::
 
     python wsgi_host.py keystone PORT CONFIG_FILE
     python wsgi_host.py heat PORT CONFIG_FILE
+    python wsgi_host.py glance PORT CONFIG_FILE   (heat.conf: its
+        [keystone_authtoken]; images in $VNFM_LOCALCLOUD_STATE)
 
 Production deployments put these applications under uWSGI or mod_wsgi; any
 WSGI server runs them the same way.
@@ -38,10 +40,31 @@ def _heat(config_file: str) -> Any:
     return wsgi.init_application()
 
 
+def _glance(config_file: str) -> Any:
+    # The image service of glance.py behind keystonemiddleware, which reads
+    # its [keystone_authtoken] from heat.conf (the same service user).
+    import importlib.util
+    from pathlib import Path
+
+    from keystonemiddleware import auth_token
+
+    path = Path(__file__).with_name('glance.py')
+    spec = importlib.util.spec_from_file_location('localcloud_glance', path)
+    assert spec and spec.loader
+    glance = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(glance)
+    app = glance.App(Path(os.environ['VNFM_LOCALCLOUD_STATE']))
+    return auth_token.AuthProtocol(
+        app,
+        {'oslo_config_project': 'heat', 'oslo_config_file': config_file},
+    )
+
+
 def main(argv: list[str]) -> int:
     """Load the application named by ``argv[0]`` and serve it until SIGTERM."""
     name, port, config_file = argv
-    app = {'keystone': _keystone, 'heat': _heat}[name](config_file)
+    apps = {'keystone': _keystone, 'heat': _heat, 'glance': _glance}
+    app = apps[name](config_file)
     from cheroot import wsgi as server
 
     httpd = server.Server(('127.0.0.1', int(port)), app, numthreads=8)

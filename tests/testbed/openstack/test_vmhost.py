@@ -77,3 +77,19 @@ def test_the_address_lock_is_held_by_one_cloud_at_a_time(
         pass
     with vmhost.address_lock(lock, timeout=0.2):
         pass
+
+
+@pytest.mark.parametrize(
+    ('name', 'hostname'),
+    [
+        ('VDU1_a-001', 'vdu1-a-001'),
+        ('my server.example', 'my-server.example'),
+        ('-x!y_', 'xy'),
+        ('__', 'server'),
+        ('a' * 70, 'a' * 63),
+    ],
+)
+def test_host_names_are_novas_of_the_server_name(
+    name: str, hostname: str
+) -> None:
+    assert vmhost.hostname_of(name) == hostname

@@ -154,6 +154,7 @@ class Connection:
                 f'http(s):// URL of Keystone (got {self.endpoint!r}).'
             )
         self.region = access.get('region') or None
+        self._policy = policy
         http = bounded.bound(
             outbound.session(policy) if policy else requests.Session(),
             CONF.openstack.request_timeout,
@@ -173,6 +174,27 @@ class Connection:
             CONF.openstack.request_timeout,
         )
         self._http = http
+        self._others: list[requests.Session] = []
+
+    def long_session(self, total: float, name: str) -> ks_session.Session:
+        """A session with this one's token and TLS whose requests may each
+        take ``total`` seconds (image uploads); closed with this one."""
+        http = bounded.bound(
+            outbound.session(self._policy)
+            if self._policy
+            else requests.Session(),
+            total,
+            name,
+        )
+        self._others.append(http)
+        sess = ks_session.Session(
+            auth=self.session.auth, verify=self.session.verify, session=http
+        )
+        sess.timeout = (  # type: ignore[assignment]
+            CONF.openstack.connect_timeout,
+            total,
+        )
+        return sess
 
     @property
     def counts(self) -> dict[str, int]:
@@ -224,8 +246,9 @@ class Connection:
         return OpenStackError(detail)
 
     def close(self) -> None:
-        """Close the connection pool."""
-        self._http.close()
+        """Close the connection pools."""
+        for pool in [self._http, *self._others]:
+            pool.close()
 
     def __enter__(self) -> Connection:
         return self

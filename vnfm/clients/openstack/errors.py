@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from keystoneauth1 import exceptions as ks_exc
+
+from vnfm.clients import deadlines
+from vnfm.clients import outbound
 from vnfm.common import exceptions
+
+#: What any request on a VIM's Keystone session may raise besides the
+#: service's own errors: ``transport(what, e)`` words it.
+TRANSPORT = (ks_exc.ClientException, outbound.Refused, deadlines.CallTimedOut)
 
 
 class OpenStackError(exceptions.OperationFailed):
@@ -28,3 +36,18 @@ class StackFailed(OpenStackError):
         super().__init__(detail)
         self.resource = resource
         self.reason = reason
+
+
+def transport(what: str, e: BaseException) -> OpenStackError:
+    """The OpenStackError of a TRANSPORT failure while trying to ``what``."""
+    if isinstance(e, ks_exc.Unauthorized):
+        return OpenStackError(
+            f'Keystone refused the VIM credentials (to {what}): the '
+            'username, password or project changed since the VIM was '
+            'registered; update the VIM (openstack vim set) and retry.'
+        )
+    if isinstance(e, outbound.Refused):
+        return OpenStackError(f'Could not {what}: {outbound.refused_vim(e)}.')
+    if isinstance(e, deadlines.CallTimedOut):
+        return OpenStackError(f'Could not {what}: {e.detail}')
+    return OpenStackError(f'Could not {what}: {e}')

@@ -18,8 +18,7 @@ from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 
-from vnfm.clients import deadlines
-from vnfm.clients import outbound
+from vnfm.clients.openstack import errors
 from vnfm.clients.openstack.connection import Connection
 from vnfm.clients.openstack.errors import OpenStackError
 from vnfm.clients.openstack.errors import StackFailed
@@ -75,20 +74,8 @@ def _call(what: str, fn: Callable[[], T]) -> T:
         message = getattr(e, 'error', None) or {}
         detail = (message.get('error') or {}).get('message') or str(e)
         raise OpenStackError(f'Heat refused to {what}: {detail}') from None
-    except ks_exc.Unauthorized:
-        raise OpenStackError(
-            f'Keystone refused the VIM credentials (to {what}): the '
-            'username, password or project changed since the VIM was '
-            'registered; update the VIM (openstack vim set) and retry.'
-        ) from None
-    except ks_exc.ClientException as e:
-        raise OpenStackError(f'Could not {what}: {e}') from None
-    except outbound.Refused as e:
-        raise OpenStackError(
-            f'Could not {what}: {outbound.refused_vim(e)}.'
-        ) from None
-    except deadlines.CallTimedOut as e:
-        raise OpenStackError(f'Could not {what}: {e.detail}') from None
+    except errors.TRANSPORT as e:
+        raise errors.transport(what, e) from None
 
 
 class NotFound(OpenStackError):

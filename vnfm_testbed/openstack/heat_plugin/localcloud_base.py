@@ -99,12 +99,24 @@ def find(kind: str, value: str) -> dict[str, Any]:
         items = networks()
     else:
         items = [{'name': n, **v} for n, v in catalogue()[kind].items()]
+    if kind == 'images':
+        items += uploaded_images()
     for key in ('id', 'name'):
         for item in items:
             if item.get(key) == value:
                 return item
     entity = {'images': 'Image', 'flavors': 'Flavor', 'networks': 'Network'}
     raise exception.EntityNotFound(entity=entity[kind], name=value)
+
+
+def uploaded_images() -> list[dict[str, Any]]:
+    """The active images of the image service, as VM profiles: the user
+    of their ``os_admin_user`` property (Glance's), else ``cloud-user``."""
+    return [
+        {**i, 'user': i.get('os_admin_user') or 'cloud-user', 'password': None}
+        for i in records('glance')
+        if i.get('status') == 'active'
+    ]
 
 
 def subnet_of(network: dict[str, Any], value: str | None) -> dict[str, Any]:
@@ -289,6 +301,16 @@ class VolumeConstraint(constraints.BaseCustomConstraint):
         record('volumes', value)
 
 
+class VolumeTypeConstraint(constraints.BaseCustomConstraint):
+    def validate_with_client(self, client: Any, value: str) -> None:
+        if value == '__DEFAULT__':
+            return
+        if not any(
+            value in (t['id'], t['name']) for t in records('volume_types')
+        ):
+            raise exception.EntityNotFound(entity='Volume Type', name=value)
+
+
 class ServerConstraint(constraints.BaseCustomConstraint):
     def validate_with_client(self, client: Any, value: str) -> None:
         if not (vm_dir(value) / 'spec.json').exists():
@@ -305,5 +327,6 @@ def constraint_mapping() -> dict[str, type]:
         'neutron.subnet': SubnetConstraint,
         'neutron.port': PortConstraint,
         'cinder.volume': VolumeConstraint,
+        'cinder.vtype': VolumeTypeConstraint,
         'nova.server': ServerConstraint,
     }

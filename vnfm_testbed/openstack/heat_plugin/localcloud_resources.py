@@ -20,17 +20,20 @@ running VM's interfaces that changed.
 from __future__ import annotations
 
 import json
+import logging
 import subprocess  # nosec B404 - nsenter chpasswd: fixed argv
 import uuid
 from typing import Any
 
 from heat.common import exception
 from heat.engine.plugins import localcloud_base as base
+from heat.engine.plugins import localcloud_volumes as volumes
 from heat.engine.resources.openstack.neutron import port as neutron_port
 from heat.engine.resources.openstack.nova import server
 from novaclient import exceptions as nova_exc
 
 vmhost = base.vmhost
+LOG = logging.getLogger(__name__)
 vmdisks = base.vmdisks
 
 
@@ -125,13 +128,29 @@ class LocalServer(base.Local, server.Server):
             nic['gateway'] = None  # one default route, on the first NIC
         return nics
 
+    def _image(self, props: Any) -> dict[str, Any]:
+        """The image of ``image``, else of the volume it boots from."""
+        name = props[self.IMAGE] or volumes.boot_image(
+            props[self.BLOCK_DEVICE_MAPPING_V2]
+        )
+        if not name:
+            raise exception.Error(
+                'a server needs an image or a boot volume '
+                '(block_device_mapping_v2 with boot_index 0)'
+            )
+        return base.find('images', name)
+
     def _spec(self, props: Any, vm_id: str, nics: list[Any]) -> dict:
-        image = base.find('images', props[self.IMAGE])
+        image = self._image(props)
+        # Kept: outside a stack operation Heat resolves get_resource in
+        # block_device_mapping_v2 to the resource's name, not its id.
+        self.data_set('image_id', image['id'])
         users, pwauth = self._users(image, props)
         spec = {
             'id': vm_id.replace('-', ''),
             'server_id': vm_id,
-            'hostname': self._server_name(),
+            # Nova's host name of the server name (``VDU_1`` -> ``vdu-1``).
+            'hostname': vmhost.hostname_of(self._server_name()),
             'nics': nics,
             'users': users,
             'ssh_pwauth': pwauth,
@@ -159,7 +178,12 @@ class LocalServer(base.Local, server.Server):
         return vm_id
 
     def check_create_complete(self, server_id: str) -> bool:
-        return self._active()
+        if not self._active():
+            return False
+        volumes.attach_mapped(
+            server_id, self.properties[self.BLOCK_DEVICE_MAPPING_V2] or []
+        )
+        return True
 
     def _active(self) -> bool:
         state = vmhost.state(self._vm_dir())
@@ -178,6 +202,7 @@ class LocalServer(base.Local, server.Server):
         if self.resource_id is None:
             return
         vmhost.stop(self._vm_dir())
+        volumes.detach_all(str(self.resource_id))
         for nic in self._stored_nics():
             if not nic.get('port_id'):
                 base.release(nic['ip'])
@@ -333,6 +358,14 @@ class LocalServer(base.Local, server.Server):
         return out
 
     def _show_resource(self) -> dict[str, Any]:
+        try:
+            return self._shown()
+        except Exception:
+            # Heat turns the failure into a missing ``show`` silently.
+            LOG.exception('cannot show server %s', self.resource_id)
+            raise
+
+    def _shown(self) -> dict[str, Any]:
         state = 'BUILD'
         if self.resource_id and (self._vm_dir() / 'spec.json').exists():
             state = vmhost.state(self._vm_dir())
@@ -348,7 +381,8 @@ class LocalServer(base.Local, server.Server):
             'status': state,
             'addresses': self._addresses(),
             'image': {
-                'id': base.find('images', self.properties[self.IMAGE])['id']
+                'id': self.data().get('image_id')
+                or self._image(self.properties)['id']
             },
             'flavor': {
                 'original_name': flavor['name'],

@@ -1,6 +1,12 @@
 """Heat resource plugin of the local cloud: OS::Cinder::Volume as a sparse
 file on a loop device, OS::Cinder::VolumeAttachment as that device in a VM's
-private /dev (``/dev/vdb``, ``/dev/vdc``, ... in attachment order).
+private /dev (``/dev/vdb``, ``/dev/vdc``, ... in attachment order),
+OS::Cinder::VolumeType as a record a volume's ``volume_type`` must name.
+
+A volume made from an image (``image``) is bootable and keeps the image in
+``volume_image_metadata``; a server whose ``block_device_mapping_v2``
+boots from it (``boot_index`` 0, ``volume_id``) is a VM of that image, with
+the volume attached once it runs and detached when it goes.
 
 An attachment whose server or volume changes in a stack update (the server
 was replaced, or the template moves the volume) detaches and attaches
@@ -18,8 +24,12 @@ from heat.common import exception
 from heat.engine import resource
 from heat.engine.plugins import localcloud_base as base
 from heat.engine.resources.openstack.cinder import volume as cinder_volume
+from heat.engine.resources.openstack.cinder import (
+    volume_type as cinder_volume_type,
+)
 
 vmdisks = base.vmdisks
+DEFAULT_TYPE = '__DEFAULT__'
 
 
 def load_volume(volume_id: str) -> dict[str, Any]:
@@ -40,12 +50,16 @@ class LocalVolume(base.Immediate, cinder_volume.CinderVolume):
 
     def handle_create(self) -> str:
         vol_id = str(uuid.uuid4())
+        source = self.properties[self.IMAGE]
+        made_from = base.find('images', source) if source else None
+        vtype = volume_type(self.properties[self.VOLUME_TYPE])
         image = base.state() / 'volumes' / f'{vol_id}.img'
         size = self.properties[self.SIZE] or 1
         loop = vmdisks.volume_create(image, size)
         self.resource_id_set(vol_id)
         _save_volume(
             {
+                **_image_metadata(made_from),
                 'id': vol_id,
                 'name': self.properties[self.NAME]
                 or self.physical_resource_name(),
@@ -53,10 +67,9 @@ class LocalVolume(base.Immediate, cinder_volume.CinderVolume):
                 'loop': loop,
                 'image': str(image),
                 'attachments': [],
-                'bootable': 'false',
                 'multiattach': False,
                 'encrypted': False,
-                'volume_type': '__DEFAULT__',
+                'volume_type': vtype,
             }
         )
         return vol_id
@@ -91,6 +104,127 @@ class LocalVolume(base.Immediate, cinder_volume.CinderVolume):
         if name == 'display_name':
             return vol['name']
         return vol.get(name)
+
+
+def _image_metadata(image: dict[str, Any] | None) -> dict[str, Any]:
+    """Cinder's fields of a volume made from ``image`` (or of none)."""
+    if image is None:
+        return {'bootable': 'false'}
+    return {
+        'bootable': 'true',
+        'volume_image_metadata': {
+            'image_id': image['id'],
+            'image_name': image['name'],
+        },
+    }
+
+
+def volume_type(name: str | None) -> str:
+    """The name of the volume type ``name`` (id or name; Cinder's default
+    when None); EntityNotFound if no OS::Cinder::VolumeType made it."""
+    if not name or name == DEFAULT_TYPE:
+        return DEFAULT_TYPE
+    for vtype in base.records('volume_types'):
+        if name in (vtype['id'], vtype['name']):
+            return str(vtype['name'])
+    raise exception.EntityNotFound(entity='Volume Type', name=name)
+
+
+class LocalVolumeType(base.Immediate, cinder_volume_type.CinderVolumeType):
+    """OS::Cinder::VolumeType: a named type with its extra specs."""
+
+    def validate(self) -> Any:
+        # Heat's property checks; projects are not looked up in Keystone.
+        return resource.Resource.validate(self)
+
+    def _record(self, props: Any, type_id: str) -> dict[str, Any]:
+        return {
+            'id': type_id,
+            'name': props[self.NAME],
+            'extra_specs': dict(props[self.METADATA] or {}),
+            'is_public': props[self.IS_PUBLIC],
+            'description': props[self.DESCRIPTION],
+        }
+
+    def handle_create(self) -> None:
+        name = self.properties[self.NAME]
+        if any(t['name'] == name for t in base.records('volume_types')):
+            raise exception.Error(f'Volume Type {name} already exists.')
+        type_id = str(uuid.uuid4())
+        base.save('volume_types', self._record(self.properties, type_id))
+        self.resource_id_set(type_id)
+
+    def handle_update(
+        self, json_snippet: Any, tmpl_diff: Any, prop_diff: dict[str, Any]
+    ) -> None:
+        after = json_snippet.properties(self.properties_schema, self.context)
+        base.save('volume_types', self._record(after, self.resource_id))
+
+    def handle_delete(self) -> None:
+        if self.resource_id is None:
+            return
+        used = [
+            v['id']
+            for v in base.records('volumes')
+            if v.get('volume_type') == self.properties[self.NAME]
+        ]
+        if used:
+            raise exception.Error(
+                f'Volume Type {self.resource_id} is used by volumes {used}.'
+            )
+        base.forget('volume_types', self.resource_id)
+
+    def _show_resource(self) -> dict[str, Any]:
+        return base.record('volume_types', self.resource_id)
+
+
+def boot_volume(mappings: list[dict[str, Any]] | None) -> str | None:
+    """The volume a server's block_device_mapping_v2 boots from."""
+    for bdm in mappings or []:
+        if str(bdm.get('boot_index')) == '0' and bdm.get('volume_id'):
+            return str(bdm['volume_id'])
+    if any(bdm.get('image') for bdm in mappings or []):
+        raise exception.Error(
+            'the local cloud boots from a volume of volume_id only (make '
+            'an OS::Cinder::Volume with the image and name it)'
+        )
+    return None
+
+
+def boot_image(mappings: list[dict[str, Any]] | None) -> str | None:
+    """The image id of the volume a server boots from (None: none)."""
+    volume_id = boot_volume(mappings)
+    if volume_id is None:
+        return None
+    vol = load_volume(volume_id)
+    made_from = vol.get('volume_image_metadata')
+    if vol.get('bootable') != 'true' or not made_from:
+        raise exception.Error(
+            f'volume {volume_id} is not bootable: it was not made from an '
+            'image'
+        )
+    return str(made_from['image_id'])
+
+
+def attach_mapped(server_id: str, mappings: list[dict[str, Any]]) -> None:
+    """Attach the volumes of block_device_mapping_v2 (boot volume first)
+    that are not attached to the server yet."""
+    ordered = sorted(
+        (m for m in mappings if m.get('volume_id')),
+        key=lambda m: int(m.get('boot_index') or 0) % 1000,
+    )
+    for bdm in ordered:
+        vol = load_volume(str(bdm['volume_id']))
+        if not any(a['server_id'] == server_id for a in vol['attachments']):
+            attach(vol['id'], server_id)
+
+
+def detach_all(server_id: str) -> None:
+    """Detach every volume from a server that goes."""
+    for vol in base.records('volumes'):
+        for att in vol['attachments']:
+            if att['server_id'] == server_id:
+                detach(vol['id'], att['attachment_id'])
 
 
 def _devices(server_id: str) -> list[str]:
@@ -164,4 +298,5 @@ def resource_mapping() -> dict[str, type]:
     return {
         'OS::Cinder::Volume': LocalVolume,
         'OS::Cinder::VolumeAttachment': LocalVolumeAttachment,
+        'OS::Cinder::VolumeType': LocalVolumeType,
     }

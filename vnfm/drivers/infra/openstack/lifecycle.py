@@ -4,6 +4,8 @@ per VNF instance, named ``vnf-<instance id>``.
 Instantiate records the stack in ``work`` before waiting, so a failed
 create is found by rollback (which deletes it) and by retry (which updates
 a failed stack with the same input, or waits for one still in progress).
+The package's image files go to the VIM's image service first (``images``),
+recorded in ``work`` and the instance's metadata for terminate and rollback.
 """
 
 from __future__ import annotations
@@ -16,9 +18,18 @@ from vnfm.conf import CONF
 from vnfm.drivers import scaling
 from vnfm.drivers.infra import base
 from vnfm.drivers.infra.openstack import common
+from vnfm.drivers.infra.openstack import images
 from vnfm.drivers.infra.openstack import userdata
 
 Obj = dict[str, Any]
+
+
+def _stack_input(ctx: base.InfraContext, work: Obj) -> userdata.StackInput:
+    """Instantiate's Heat input, naming the uploaded images by id."""
+    given = userdata.stack_input(ctx, 'instantiate')
+    used = work.get('images') or {}
+    given.parameters = images.with_ids(given.parameters, used)
+    return given
 
 
 def _create_or_resume(
@@ -30,7 +41,7 @@ def _create_or_resume(
     action = 'CREATE'
     marker = None
     if stack is None:
-        given = userdata.stack_input(ctx, 'instantiate')
+        given = _stack_input(ctx, work)
         stack_id = heat.create(
             name, given.template, given.files, given.parameters
         )
@@ -38,7 +49,7 @@ def _create_or_resume(
             stack_id, name, 'CREATE_IN_PROGRESS', '', {}, {}
         )
     elif stack.status.endswith('_FAILED'):
-        given = userdata.stack_input(ctx, 'instantiate')
+        given = _stack_input(ctx, work)
         marker = heat.last_event(stack.ref)
         heat.update(stack.ref, given.template, given.files, given.parameters)
         action = 'UPDATE'
@@ -64,6 +75,7 @@ def instantiate(ctx: base.InfraContext) -> base.InfraResult:
         flavour, ctx.request.get('instantiationLevelId')
     )
     with common.heat_for(ctx) as (vim_id, heat):
+        images.ensure(ctx, heat.conn, work)
         stack = _create_or_resume(ctx, heat, work)
         info = common.vnf_info(
             ctx,
@@ -79,6 +91,9 @@ def instantiate(ctx: base.InfraContext) -> base.InfraResult:
         vl['id']: [c['cpdId'] for c in vl.get('extCps') or []]
         for vl in ctx.request.get('extVirtualLinks') or []
     }
+    if work['images']:
+        # Terminate releases them.
+        info['metadata']['images'] = work['images']
     # Later operations compute their Heat input with the same user data.
     params = ctx.request.get('additionalParams') or {}
     for key in (userdata.USER_DATA, userdata.USER_DATA_CLASS):
@@ -122,8 +137,10 @@ def terminate(ctx: base.InfraContext) -> base.InfraResult:
     if grace:
         # SOL003: the VNF gets this time to stop before its resources go.
         time.sleep(min(grace, ctx.remaining()))
+    used = (common.info_of(ctx).get('metadata') or {}).get('images') or {}
     with common.heat_for(ctx) as (_, heat):
         delete_stack(ctx, heat)
+        images.release(heat.conn, ctx.vnf_instance['id'], used)
         counts = heat.conn.counts
     return base.InfraResult(
         resource_changes=common.resource_changes(common.info_of(ctx), {}),
@@ -135,4 +152,7 @@ def rollback_instantiate(ctx: base.InfraContext) -> base.InfraResult:
     """Delete the stack a failed instantiate created (if any)."""
     with common.heat_for(ctx) as (_, heat):
         delete_stack(ctx, heat)
+        images.release(
+            heat.conn, ctx.vnf_instance['id'], ctx.work.get('images') or {}
+        )
     return base.InfraResult(work=dict(ctx.work, rolled_back=True))
