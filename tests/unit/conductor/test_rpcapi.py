@@ -73,7 +73,10 @@ def test_the_client_targets_the_conductors_topic_capped_at_its_version(
     rpcapi.ConductorAPI()
 
     assert recorder.made == [
-        {'topic': 'vnfm-conductor-x', 'version_cap': '1.3'}
+        {
+            'topic': 'vnfm-conductor-x',
+            'version_cap': rpcapi.ConductorAPI.RPC_API_VERSION,
+        }
     ]
 
 
