@@ -11,14 +11,16 @@ import sys
 import pytest
 
 from vnfm_testbed import hostns
+from vnfm_testbed import prereqs
 from vnfm_testbed import procs
 
-pytestmark = [
-    pytest.mark.timeout(120),
-    pytest.mark.skipif(
-        os.geteuid() != 0, reason='network namespaces need root'
-    ),
-]
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def _root() -> None:
+    if os.geteuid() != 0:
+        prereqs.missing('network namespaces need root')
 
 
 def _connect_from(net: hostns.HostNetwork, index: int, port: int) -> str:

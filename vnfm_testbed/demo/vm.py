@@ -28,6 +28,7 @@ from vnfm_testbed.demo.runner import table_field
 from vnfm_testbed.openstack import build as osbuild
 from vnfm_testbed.openstack import catalogue
 from vnfm_testbed.openstack import identity
+from vnfm_testbed.openstack import vmhost
 from vnfm_testbed.openstack import vmsample
 from vnfm_testbed.openstack.cloud import CloudError
 from vnfm_testbed.openstack.cloud import LocalCloud
@@ -231,7 +232,8 @@ def _stack_and_ssh(demo: Demo, cloud: LocalCloud, inst_id: str) -> None:
         server = nova[vnfc['computeResource']['resourceId']]
         expected = _server_name(cloud, server)
         got = _ssh_hostname(vnfc)
-        if not expected or got != expected:
+        # Nova's host name of the server (lower case, '_' as '-').
+        if not expected or got != vmhost.hostname_of(expected):
             raise StepFailed(f'hostname {got!r}, server name {expected!r}')
         print(f'--> ok: {vnfc["vduId"]} {vnfc["id"]} is {got}', flush=True)
 

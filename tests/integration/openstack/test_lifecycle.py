@@ -121,10 +121,15 @@ def test_up_status_down_through_the_command_line(tmp_path: Path) -> None:
         up = _cli('up', *common, '--timeout', '300')
         assert up.returncode == 0, up.stderr[-3000:]
         info = json.loads(up.stdout)
-        assert set(info['endpoints']) == {'identity', 'orchestration'}
+        assert set(info['endpoints']) == {'identity', 'orchestration', 'image'}
         assert info['admin']['username'] == 'admin'
         assert info['users']['demo']['role'] == 'member'
-        assert set(info['pids']) == {'keystone', 'heat-engine', 'heat-api'}
+        assert set(info['pids']) == {
+            'keystone',
+            'heat-engine',
+            'heat-api',
+            'glance',
+        }
 
         status = _cli('status', *common)
         assert status.returncode == 0
@@ -233,7 +238,8 @@ os.kill(os.getpid(), signal.SIGTERM)
 
 def test_a_killed_test_run_leaves_no_server_running(tmp_path: Path) -> None:
     # A test run stopped by SIGTERM (a CI timeout, ^C twice) has no chance
-    # to stop its cloud; Keystone's and Heat's servers must not outlive it.
+    # to stop its cloud; its Keystone, Heat and image servers must not outlive
+    # it.
     state_dir = tmp_path / 'cloud'
     name = f'k{uuid.uuid4().hex[:8]}'
     try:
@@ -245,7 +251,7 @@ def test_a_killed_test_run_leaves_no_server_running(tmp_path: Path) -> None:
             check=False,
         )
         pids = [int(pid) for pid in run.stdout.split()]
-        assert len(pids) == 3, run.stderr[-2000:]
+        assert len(pids) == 4, run.stderr[-2000:]  # keystone, heat x2, glance
 
         assert procs.wait_for(lambda: not _processes_using(state_dir), 30), (
             _processes_using(state_dir)

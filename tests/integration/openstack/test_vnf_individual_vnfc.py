@@ -82,6 +82,8 @@ def _vdu1(api: Api, inst_id: str) -> dict[str, dict]:
 
 
 def _hostname(vnfc: dict) -> str:
+    """The VM's host name, which Nova makes from its server name (lower
+    case): compared with the server name vnfm gave it."""
     address = _cp_address(vnfc, 'VDU1_CP1')
     return _ssh_hostname(address, UBUNTU['user'], UBUNTU['password'])
 
@@ -112,7 +114,7 @@ def test_instantiate_names_the_server_and_takes_the_vnfc_id(
     views = vm_api.instance(instance)['instantiatedVnfInfo']['vnfcInfo']
     [view] = [v for v in views if v['vnfcResourceInfoId'] == 'a-001']
     assert view['metadata'] == {'vdu_idx': 0}
-    assert _hostname(vdu1['a-001']) == FIRST_NAME
+    assert _hostname(vdu1['a-001']) == FIRST_NAME.lower()
 
 
 def test_the_managed_link_network_is_used_not_made(
@@ -158,9 +160,9 @@ def test_scale_out_by_two_steps_makes_two_new_servers(
     assert new == {
         vdu1[i]['computeResource']['resourceId'] for i in ('a-010', 'a-011')
     }
-    assert _hostname(vdu1['a-010']) == 'VDU1-1'
-    assert _hostname(vdu1['a-011']) == 'VDU1-2'
-    assert _hostname(vdu1['a-001']) == FIRST_NAME
+    assert _hostname(vdu1['a-010']) == 'vdu1-1'
+    assert _hostname(vdu1['a-011']) == 'vdu1-2'
+    assert _hostname(vdu1['a-001']) == FIRST_NAME.lower()
 
 
 def test_heal_of_vdu1_1_replaces_its_server_alone(
@@ -187,7 +189,7 @@ def test_heal_of_vdu1_1_replaces_its_server_alone(
     }
     assert changed == {'a-010'}
     assert after['a-010']['metadata']['vdu_idx'] == 1
-    assert _hostname(after['a-010']) == 'VDU1-1'
+    assert _hostname(after['a-010']) == 'vdu1-1'
 
 
 def test_scale_in_removes_the_highest_index(
