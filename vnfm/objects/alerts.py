@@ -171,7 +171,7 @@ def _change(
     }
     if not autoheal.enabled(instance):  # decided now: no update later
         values['heal_state'] = autoheal.DISABLED.state
-        values['heal_decision'] = autoheal.details(autoheal.DISABLED, now)
+        values['heal_decision'] = autoheal.DISABLED.details(now)
     resolved = alert.get('status') == 'resolved'
     return alarm_db.AlertChange(
         fingerprint=_fingerprint(alert, labels),

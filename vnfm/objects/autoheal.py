@@ -156,18 +156,6 @@ def _start_heal(alarm: dict, instance: Mapping[str, Any], vnfc_id: str) -> str:
     )
 
 
-def details(decision: Decision, now: datetime.datetime) -> dict:
-    """A decision as the alarm records it (heal_decision)."""
-    out = {
-        'decision': decision.state,
-        'reason': decision.reason,
-        'time': timeutils.isotime(now),
-    }
-    if decision.op_id:
-        out['vnfLcmOpOccId'] = decision.op_id
-    return out
-
-
 def _record(alarm: dict, decision: Decision, now: datetime.datetime) -> None:
     LOG.info(
         'Auto-heal, alarm %s of VNF instance %s: %s (%s)',
@@ -182,7 +170,7 @@ def _record(alarm: dict, decision: Decision, now: datetime.datetime) -> None:
             alarm['id'],
             {
                 'heal_state': decision.state,
-                'heal_decision': details(decision, now),
+                'heal_decision': decision.details(now),
             },
             expected={'heal_state': alarm.get('heal_state')},
         )

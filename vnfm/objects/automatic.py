@@ -28,6 +28,17 @@ class Decision(NamedTuple):
     reason: str
     op_id: str | None = None
 
+    def details(self, now: datetime.datetime) -> dict:
+        """The decision as an alarm or a threshold records it."""
+        out = {
+            'decision': self.state,
+            'reason': self.reason,
+            'time': timeutils.isotime(now),
+        }
+        if self.op_id:
+            out['vnfLcmOpOccId'] = self.op_id
+        return out
+
 
 class Decided(Exception):
     """A decision made before the end of a judgement."""

@@ -174,12 +174,4 @@ def details(
     decision: Decision, direction: str, now: datetime.datetime
 ) -> dict:
     """A decision as the threshold records it (``autoScale``)."""
-    out = {
-        'crossingDirection': direction,
-        'decision': decision.state,
-        'reason': decision.reason,
-        'time': timeutils.isotime(now),
-    }
-    if decision.op_id:
-        out['vnfLcmOpOccId'] = decision.op_id
-    return out
+    return {'crossingDirection': direction, **decision.details(now)}
