@@ -25,8 +25,9 @@ opts = [
         'rule_dir',
         help='Directory of Prometheus rule files where the conductors '
         'write one file per PM job (vnfm-pm-<job id>.yaml) and remove '
-        'those of deleted jobs; Prometheus loads them with rule_files: '
-        '[<rule_dir>/vnfm-*.yaml]. Unset: no rules are written.',
+        'those of deleted jobs; Prometheus loads them when a glob of its '
+        'rule_files matches them (the directory with the name pattern '
+        'vnfm-pm- and any suffix). Unset: no rules are written.',
     ),
     cfg.StrOpt(
         'prometheus_url',
