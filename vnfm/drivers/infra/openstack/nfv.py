@@ -1,6 +1,8 @@
 """The values of Tacker v2's ``nfv`` Heat parameter, from the VNFD and the
 request: ``nfv.VDU.<vdu>.{computeFlavourId, vcImageId, locationConstraints,
-name, desired_capacity}`` and ``nfv.CP.<cp>.{network, fixed_ips}``.
+name, desired_capacity}`` and ``nfv.CP.<cp>.{network, fixed_ips}``; and
+the keys of Tacker v1's default parameters that v1-era templates read,
+``nfv.VDU.<vdu>.{flavor, image}`` (the same flavour and image).
 
 Only the keys the templates read are computed (as Tacker's
 StandardUserData does), so a VNFD need not say what its HOT does not use.
@@ -71,6 +73,9 @@ def vdu_values(
         'vcImageId': lambda: image_name(flavour, name),
         'desired_capacity': lambda: capacity(name),
         'name': lambda: _vdu(flavour, name).vdu_name,
+        # Tacker v1's names for the same values (v1-era base HOTs).
+        'flavor': lambda: compute_flavour(flavour, name),
+        'image': lambda: image_name(flavour, name),
     }
     # locationConstraints (and keys vnfm does not know) come only from
     # additionalParams.nfv: vnfm has no NFVO granting zones.

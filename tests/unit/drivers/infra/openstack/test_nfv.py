@@ -29,6 +29,14 @@ def test_vdu_values_are_the_keys_the_template_reads():
     }
 
 
+def test_v1_era_templates_get_flavor_and_image_under_tackers_v1_keys():
+    values = nfv.vdu_values(
+        sample_flavour(), 'VDU1', ['flavor', 'image'], capacity=len
+    )
+
+    assert values == {'flavor': 'm1.tiny', 'image': 'ubuntu-22.04'}
+
+
 def test_a_vdu_the_flavour_lacks_is_named():
     with pytest.raises(exceptions.OperationFailed) as e:
         nfv.vdu_values(sample_flavour(), 'VDU9', ['name'], capacity=len)
