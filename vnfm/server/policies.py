@@ -509,6 +509,13 @@ _API = [
         'DELETE',
         _FM_SUBSC + '/{subscriptionId}',
     ),
+    (
+        PM + 'api_versions',
+        ANY,
+        'Get API versions.',
+        'GET',
+        '/vnfpm/v2/api_versions',
+    ),
     (PM + 'create', ADMIN_OR_MEMBER, 'Create a PM job.', 'POST', _PM_JOBS),
     (PM + 'index', ADMIN_OR_READER, 'List PM jobs.', 'GET', _PM_JOBS),
     (PM + 'show', ADMIN_OR_READER, 'Show a PM job.', 'GET', _PM_JOB),

@@ -291,6 +291,14 @@ TABLE: list[tuple[str, dict[str, Action]]] = [
         '/vnffm/v1/api_versions',
         {'GET': Action(versions.vnffm_v1, p.FM + 'api_versions', VERSIONS)},
     ),
+    (
+        '/vnfpm/api_versions',
+        {'GET': Action(versions.vnfpm, p.PM + 'api_versions', VERSIONS)},
+    ),
+    (
+        '/vnfpm/v2/api_versions',
+        {'GET': Action(versions.vnfpm_v2, p.PM + 'api_versions', VERSIONS)},
+    ),
     ('/vnffm/v1/alarms', {'GET': _fm(alarms.index, 'index')}),
     (
         '/vnffm/v1/alarms/{id}',

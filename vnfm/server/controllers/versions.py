@@ -13,6 +13,8 @@ VNFLCM_V2 = {'version': '2.0.0', 'isDeprecated': False}
 VNFPKGM_V1 = {'version': '2.0.0', 'isDeprecated': False}
 # SOL003 v3.3.1 VNF fault management.
 VNFFM_V1 = {'version': '1.3.0', 'isDeprecated': False}
+# SOL003 v3.3.1 VNF performance management (Tacker's /vnfpm/v2).
+VNFPM_V2 = {'version': '2.1.0', 'isDeprecated': False}
 
 
 def vnflcm(req: ApiRequest) -> webob.Response:
@@ -61,4 +63,18 @@ def vnffm_v1(req: ApiRequest) -> webob.Response:
     """GET /vnffm/v1/api_versions."""
     return http.json_response(
         {'uriPrefix': '/vnffm/v1', 'apiVersions': [VNFFM_V1]}
+    )
+
+
+def vnfpm(req: ApiRequest) -> webob.Response:
+    """GET /vnfpm/api_versions."""
+    return http.json_response(
+        {'uriPrefix': '/vnfpm', 'apiVersions': [VNFPM_V2]}
+    )
+
+
+def vnfpm_v2(req: ApiRequest) -> webob.Response:
+    """GET /vnfpm/v2/api_versions."""
+    return http.json_response(
+        {'uriPrefix': '/vnfpm/v2', 'apiVersions': [VNFPM_V2]}
     )

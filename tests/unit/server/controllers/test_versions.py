@@ -17,6 +17,9 @@ NOT_DEPRECATED = False
         ('/vnflcm/v1/api_versions', ['1.3.0']),
         ('/vnflcm/v2/api_versions', ['2.0.0']),
         ('/vnfpkgm/v1/api_versions', ['2.0.0']),
+        ('/vnffm/v1/api_versions', ['1.3.0']),
+        ('/vnfpm/api_versions', ['2.1.0']),
+        ('/vnfpm/v2/api_versions', ['2.1.0']),
     ],
 )
 def test_each_prefix_lists_its_versions(client, path, versions):
@@ -36,6 +39,8 @@ def test_each_prefix_lists_its_versions(client, path, versions):
     [
         ('/vnflcm/v1', '/vnf_instances', {}),
         ('/vnflcm/v2', '/vnf_instances', {'Version': '2.0.0'}),
+        ('/vnffm/v1', '/alarms', {'Version': '1.3.0'}),
+        ('/vnfpm/v2', '/pm_jobs', {'Version': '2.1.0'}),
     ],
 )
 def test_the_discovered_version_is_the_one_served(
